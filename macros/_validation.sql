@@ -1,0 +1,264 @@
+{#-
+  The shared validation core. Every join family (asof_join now, range/interval joins
+  next) checks its arguments here, once, before any dialect renders SQL. Every value
+  that reaches SQL passes through one of these macros: identifiers must match
+  _tj_identifier_pattern(), relations are dbt Relations or dotted identifiers, and
+  literals are re-rendered from parsed numbers, never spliced as given.
+-#}
+
+{% macro _tj_repr(value) -%}
+  {%- if value is none -%}none
+  {%- elif value is string -%}'{{ value }}'
+  {%- elif value is mapping and value.get('metadata', {}).get('type', '').endswith('Relation') -%}{{ value }}
+  {%- else -%}{{ value | string }}
+  {%- endif -%}
+{%- endmacro %}
+
+{#- Raise the one error shape every check uses: macro, argument, what is allowed, what came. -#}
+{% macro _tj_fail(macro_name, argument, allowed, received, detail=none) %}
+  {%- set msg = "temporal_joins." ~ macro_name ~ ": invalid argument `" ~ argument ~ "`"
+      ~ (": " ~ detail if detail else "")
+      ~ ". Allowed: " ~ allowed ~ ". Received: " ~ temporal_joins._tj_repr(received) ~ "." -%}
+  {{ exceptions.raise_compiler_error(msg) }}
+{% endmacro %}
+
+{% macro _tj_identifier_pattern() %}{{ return('^[A-Za-z_][A-Za-z0-9_]*$') }}{% endmacro %}
+
+{% macro _tj_is_relation(value) %}
+  {{ return(value is mapping and value.get('metadata', {}).get('type', '').endswith('Relation')) }}
+{% endmacro %}
+
+{#- Backtick quoting works in Spark SQL, Databricks and HiveQL; names are validated first, so no escaping is needed. -#}
+{% macro _tj_q(name) %}{{ return('`' ~ name ~ '`') }}{% endmacro %}
+
+{% macro _tj_required(macro_name, argument, value, allowed) %}
+  {%- if value is none or value is undefined or (value is string and value | trim == '') -%}
+    {{ temporal_joins._tj_fail(macro_name, argument, allowed, none, 'this argument is required') }}
+  {%- endif -%}
+{% endmacro %}
+
+{% macro _tj_choice(macro_name, argument, value, allowed) %}
+  {%- set normalized = value | lower if value is string else value -%}
+  {%- if normalized not in allowed -%}
+    {{ temporal_joins._tj_fail(macro_name, argument, allowed | join(', '), value) }}
+  {%- endif -%}
+  {{ return(normalized) }}
+{% endmacro %}
+
+{% macro _tj_bool(macro_name, argument, value) %}
+  {%- if value is not sameas true and value is not sameas false -%}
+    {{ temporal_joins._tj_fail(macro_name, argument, 'true, false', value) }}
+  {%- endif -%}
+  {{ return(value) }}
+{% endmacro %}
+
+{#- A column name: a plain SQL identifier, nothing else. -#}
+{% macro _tj_identifier(macro_name, argument, value) %}
+  {%- if value is not string or not modules.re.match(temporal_joins._tj_identifier_pattern(), value) -%}
+    {{ temporal_joins._tj_fail(macro_name, argument, 'a column name matching ' ~ temporal_joins._tj_identifier_pattern(), value) }}
+  {%- endif -%}
+  {{ return(value) }}
+{% endmacro %}
+
+{#- A string or a list of strings -> list of validated identifiers. -#}
+{% macro _tj_identifier_list(macro_name, argument, value) %}
+  {%- set items = [] -%}
+  {%- if value is none -%}
+    {{ return(items) }}
+  {%- elif value is string -%}
+    {%- do items.append(temporal_joins._tj_identifier(macro_name, argument, value)) -%}
+  {%- elif value is iterable and value is not mapping -%}
+    {%- for v in value -%}{%- do items.append(temporal_joins._tj_identifier(macro_name, argument, v)) -%}{%- endfor -%}
+  {%- else -%}
+    {{ temporal_joins._tj_fail(macro_name, argument, 'a column name or a list of column names', value) }}
+  {%- endif -%}
+  {{ return(items) }}
+{% endmacro %}
+
+{#-
+  `by`: 'id', ['id', 'region'], [['user_id', 'customer_id']] (left -> right pairs),
+  or {'user_id': 'customer_id'}. Returns a list of [left_name, right_name].
+-#}
+{% macro _tj_by_pairs(macro_name, value) %}
+  {%- set allowed = "a column name, a list of column names and/or [left, right] pairs, or a {left: right} mapping" -%}
+  {%- set pairs = [] -%}
+  {%- if value is none -%}
+  {%- elif value is string -%}
+    {%- set name = temporal_joins._tj_identifier(macro_name, 'by', value) -%}
+    {%- do pairs.append([name, name]) -%}
+  {%- elif value is mapping -%}
+    {%- for l, r in value.items() -%}
+      {%- do pairs.append([temporal_joins._tj_identifier(macro_name, 'by', l), temporal_joins._tj_identifier(macro_name, 'by', r)]) -%}
+    {%- endfor -%}
+  {%- elif value is iterable -%}
+    {%- for item in value -%}
+      {%- if item is string -%}
+        {%- set name = temporal_joins._tj_identifier(macro_name, 'by', item) -%}
+        {%- do pairs.append([name, name]) -%}
+      {%- elif item is iterable and item is not mapping and item | length == 2 -%}
+        {%- do pairs.append([temporal_joins._tj_identifier(macro_name, 'by', item[0]), temporal_joins._tj_identifier(macro_name, 'by', item[1])]) -%}
+      {%- else -%}
+        {{ temporal_joins._tj_fail(macro_name, 'by', allowed, value) }}
+      {%- endif -%}
+    {%- endfor -%}
+  {%- else -%}
+    {{ temporal_joins._tj_fail(macro_name, 'by', allowed, value) }}
+  {%- endif -%}
+  {{ return(pairs) }}
+{% endmacro %}
+
+{#-
+  Resolve `left`/`right` into {sql, columns}. columns is a list of {name, dtype}, or
+  none when it cannot be known: a one-part string is taken as a CTE name (never looked
+  up, because a CTE may shadow a table), and nothing is introspected at parse time.
+  A dotted string (schema.table or catalog.schema.table) must name an existing relation.
+-#}
+{% macro _tj_relation(macro_name, argument, value) %}
+  {%- set allowed = "a Relation (ref/source) or a name: cte, schema.table or catalog.schema.table" -%}
+  {%- if value is none or value is undefined -%}
+    {{ temporal_joins._tj_fail(macro_name, argument, allowed, none, 'this argument is required') }}
+  {%- endif -%}
+  {%- set relation = none -%}
+  {%- set sql = none -%}
+  {%- if temporal_joins._tj_is_relation(value) -%}
+    {%- set relation = value -%}
+    {%- set sql = value | string -%}
+  {%- elif value is string and modules.re.match('^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){0,2}$', value) -%}
+    {%- set sql = value -%}
+    {%- set parts = value.split('.') -%}
+    {%- if parts | length > 1 and execute -%}
+      {%- set relation = adapter.get_relation(database=(parts[0] if parts | length == 3 else none),
+                                              schema=parts[-2], identifier=parts[-1]) -%}
+      {%- if relation is none -%}
+        {{ temporal_joins._tj_fail(macro_name, argument, allowed, value, 'no such relation') }}
+      {%- endif -%}
+    {%- endif -%}
+  {%- else -%}
+    {{ temporal_joins._tj_fail(macro_name, argument, allowed, value) }}
+  {%- endif -%}
+  {%- set columns = none -%}
+  {%- if relation is not none and execute -%}
+    {%- set columns = [] -%}
+    {%- for c in adapter.get_columns_in_relation(relation) -%}
+      {%- do columns.append({'name': c.name, 'dtype': (c.dtype | lower)}) -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {{ return({'sql': sql, 'columns': columns}) }}
+{% endmacro %}
+
+{#- Find a column by name (Spark and Hive resolve names case-insensitively); none if absent or unknown. -#}
+{% macro _tj_find_column(relation_info, name) %}
+  {%- if relation_info.columns is not none -%}
+    {%- for c in relation_info.columns if c.name | lower == name | lower -%}
+      {{ return(c) }}
+    {%- endfor -%}
+  {%- endif -%}
+  {{ return(none) }}
+{% endmacro %}
+
+{#- Every name must exist in its relation when the relation's columns are known. Returns the relation's spelling. -#}
+{% macro _tj_require_columns(macro_name, argument, relation_info, relation_argument, names) %}
+  {%- set found = [] -%}
+  {%- for name in names -%}
+    {%- if relation_info.columns is none -%}
+      {%- do found.append(name) -%}
+    {%- else -%}
+      {%- set c = temporal_joins._tj_find_column(relation_info, name) -%}
+      {%- if c is none -%}
+        {{ temporal_joins._tj_fail(macro_name, argument, 'columns of `' ~ relation_argument ~ '` ('
+             ~ relation_info.columns | map(attribute='name') | join(', ') ~ ')', name,
+             'column not found in ' ~ relation_info.sql) }}
+      {%- endif -%}
+      {%- do found.append(c.name) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(found) }}
+{% endmacro %}
+
+{#- numeric_integral | numeric | timestamp | date | unknown (columns not introspectable) | other -#}
+{% macro _tj_time_kind(column) %}
+  {%- if column is none -%}{{ return('unknown') }}{%- endif -%}
+  {%- set t = column.dtype | lower -%}
+  {%- if t in ['tinyint', 'smallint', 'int', 'integer', 'bigint', 'byte', 'short', 'long'] -%}{{ return('numeric_integral') }}
+  {%- elif t in ['float', 'double', 'real'] or t.startswith('decimal') or t.startswith('numeric') -%}{{ return('numeric') }}
+  {%- elif t.startswith('timestamp') -%}{{ return('timestamp') }}
+  {%- elif t == 'date' -%}{{ return('date') }}
+  {%- else -%}{{ return('other') }}
+  {%- endif -%}
+{% endmacro %}
+
+{% macro _tj_kind_family(kind) %}
+  {{ return('numeric' if kind.startswith('numeric') else kind) }}
+{% endmacro %}
+
+{#-
+  The time kind shared by two time columns. Both must be numeric, both timestamp or both
+  date; when neither side can be introspected the tolerance decides (number -> numeric,
+  interval -> timestamp), else 'unknown'.
+-#}
+{% macro _tj_common_time_kind(macro_name, left_info, left_time, right_info, right_time, tolerance) %}
+  {%- set lk = temporal_joins._tj_time_kind(temporal_joins._tj_find_column(left_info, left_time)) -%}
+  {%- set rk = temporal_joins._tj_time_kind(temporal_joins._tj_find_column(right_info, right_time)) -%}
+  {%- for arg, k, col in [('left_time', lk, left_time), ('right_time', rk, right_time)] if k == 'other' -%}
+    {{ temporal_joins._tj_fail(macro_name, arg, 'a numeric, timestamp or date column', col, 'unsupported column type') }}
+  {%- endfor -%}
+  {%- if lk != 'unknown' and rk != 'unknown' and temporal_joins._tj_kind_family(lk) != temporal_joins._tj_kind_family(rk) -%}
+    {{ temporal_joins._tj_fail(macro_name, 'right_time', 'a column of the same kind as left_time `' ~ left_time ~ '` (' ~ lk ~ ')',
+         right_time, 'time columns of different kinds (' ~ lk ~ ' vs ' ~ rk ~ ')') }}
+  {%- endif -%}
+  {%- if lk != 'unknown' and rk != 'unknown' -%}
+    {#- integral only when both sides are: its arithmetic goes through decimal(20,0) so it cannot overflow -#}
+    {{ return(lk if lk == rk else temporal_joins._tj_kind_family(lk)) }}
+  {%- elif lk != 'unknown' or rk != 'unknown' -%}
+    {{ return(temporal_joins._tj_kind_family(lk if lk != 'unknown' else rk)) }}
+  {%- elif tolerance is none -%}
+    {{ return('unknown') }}
+  {%- elif tolerance is number -%}
+    {{ return('numeric') }}
+  {%- else -%}
+    {{ return('timestamp') }}
+  {%- endif -%}
+{% endmacro %}
+
+{#-
+  A non-negative distance for a time kind, parsed into a safe form:
+    numeric            -> {'number': '2.5'}
+    timestamp          -> {'amount': '90', 'unit': 'SECOND'}   (rendered INTERVAL '90' SECOND)
+    date               -> {'days': 7}
+  Interval strings: '<n> <unit>' with an optional leading 'interval'; units second, minute,
+  hour, day, week (singular or plural); fractions only for seconds. Dates take whole days/weeks.
+-#}
+{% macro _tj_distance(macro_name, argument, value, kind) %}
+  {%- set family = temporal_joins._tj_kind_family(kind) -%}
+  {%- if value is none -%}{{ return(none) }}{%- endif -%}
+  {%- if family == 'numeric' -%}
+    {%- if value is not number or value is sameas true or value is sameas false or value < 0 -%}
+      {{ temporal_joins._tj_fail(macro_name, argument, 'a non-negative number for numeric time columns', value) }}
+    {%- endif -%}
+    {{ return({'number': value | string}) }}
+  {%- endif -%}
+  {%- set interval_allowed = "an interval string such as '90 seconds', '7 days', 'interval 1 hour' (units: second, minute, hour, day, week) for "
+      ~ family ~ " time columns" ~ ("; whole days or weeks for dates" if family == 'date' else "") -%}
+  {%- if value is not string -%}
+    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value) }}
+  {%- endif -%}
+  {%- set m = modules.re.match('^\s*(?:interval\s+)?(\d+(?:\.\d+)?)\s+(second|minute|hour|day|week)s?\s*$', value | lower) -%}
+  {%- if m is none -%}
+    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value) }}
+  {%- endif -%}
+  {%- set amount = m.group(1) -%}
+  {%- set unit = m.group(2) -%}
+  {%- if '.' in amount and unit != 'second' -%}
+    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value, 'fractions are only allowed for seconds') }}
+  {%- endif -%}
+  {%- if family == 'date' -%}
+    {%- if unit not in ['day', 'week'] -%}
+      {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value, 'date columns take whole days or weeks') }}
+    {%- endif -%}
+    {{ return({'days': (amount | int) * (7 if unit == 'week' else 1)}) }}
+  {%- endif -%}
+  {%- if unit == 'week' -%}
+    {{ return({'amount': ((amount | int) * 7) | string, 'unit': 'DAY'}) }}
+  {%- endif -%}
+  {{ return({'amount': amount, 'unit': unit | upper}) }}
+{% endmacro %}

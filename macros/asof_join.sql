@@ -1,0 +1,28 @@
+{#-
+  Point-in-time (as-of) join: every left row with the one right row nearest in time,
+  per key. Semantics: README.md#asof_join and macros/asof_join.yml.
+  Validation: asof/_asof_spec.sql (on the shared core, _validation.sql).
+  SQL: asof/_asof_union.sql (default strategy), asof/_asof_exploding.sql.
+-#}
+{% macro asof_join(left, right, left_time=none, right_time=none, by=[], direction='backward',
+                   allow_exact_matches=true, tolerance=none, join_type='left', columns=none,
+                   prefix='', order_by=none, strategy='auto') %}
+  {{ return(adapter.dispatch('asof_join', 'temporal_joins')(left, right, left_time, right_time, by, direction,
+            allow_exact_matches, tolerance, join_type, columns, prefix, order_by, strategy)) }}
+{% endmacro %}
+
+{#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
+{% macro default__asof_join(left, right, left_time, right_time, by, direction, allow_exact_matches,
+                            tolerance, join_type, columns, prefix, order_by, strategy) %}
+  {%- set spec = temporal_joins._asof_spec(left, right, left_time, right_time, by, direction, allow_exact_matches,
+                                            tolerance, join_type, columns, prefix, order_by, strategy) -%}
+  {{ return(temporal_joins._asof_render(spec, 'spark')) }}
+{% endmacro %}
+
+{#- HiveQL (Hive 2.3): last_value(x, true) instead of IGNORE NULLS, a UUID row id, no QUALIFY. -#}
+{% macro hive__asof_join(left, right, left_time, right_time, by, direction, allow_exact_matches,
+                         tolerance, join_type, columns, prefix, order_by, strategy) %}
+  {%- set spec = temporal_joins._asof_spec(left, right, left_time, right_time, by, direction, allow_exact_matches,
+                                            tolerance, join_type, columns, prefix, order_by, strategy) -%}
+  {{ return(temporal_joins._asof_render(spec, 'hive')) }}
+{% endmacro %}

@@ -1,0 +1,7 @@
+"""temporal_joins: point-in-time (as-of), range and interval joins for Spark SQL and Hive.
+
+The dbt macros live in the package's macros/ folder; this Python package holds the tools
+that run beside them (the Hive 2.3 parser check, and the Python-model fallback).
+"""
+
+__version__ = "0.1.0"

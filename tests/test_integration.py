@@ -1,0 +1,36 @@
+"""The integration_tests dbt project: seeds -> models calling the macros -> expected output.
+
+One `dbt build` builds every model and runs its tests (equal_rowset against an expected
+seed, no_future_leakage on backward joins). The must_fail models are built separately and
+must fail their tests.
+"""
+
+from __future__ import annotations
+
+
+def _statuses(result):
+    return {r.node.unique_id: str(r.status) for r in result.result.results}
+
+
+def test_integration_project_builds_and_every_test_passes(seeded):
+    result = seeded.invoke("build", "--exclude", "tag:must_fail")
+    statuses = _statuses(result)
+    bad = {k: v for k, v in statuses.items() if v not in ("success", "pass")}
+    assert result.success and not bad, f"{bad}\n{seeded.failure_message(result)}"
+    models = {k for k in statuses if k.startswith("model.")}
+    tests = {k for k in statuses if k.startswith("test.")}
+    # every strategy x direction x join_type has a model, each checked against its expected seed
+    for strategy in ("union", "exploding"):
+        for direction in ("backward", "forward", "nearest"):
+            for join_type in ("left", "inner"):
+                assert f"model.temporal_joins_integration_tests.asof_{strategy}_{direction}_{join_type}" in models
+    assert sum("equal_rowset" in t for t in tests) >= 19
+    assert sum("no_future_leakage" in t for t in tests) >= 9
+
+
+def test_no_future_leakage_fails_on_a_forward_join(seeded):
+    result = seeded.invoke("build", "--select", "tag:must_fail")
+    statuses = _statuses(result)
+    leakage = [v for k, v in statuses.items() if "no_future_leakage" in k]
+    assert not result.success
+    assert leakage == ["fail"], statuses
