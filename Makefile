@@ -36,3 +36,20 @@ test: setup
 
 clean:
 	rm -rf $(TEMPORAL_JOINS_STATE) target integration_tests/target integration_tests/dbt_packages .pytest_cache
+
+# make bench: the as-of join benchmark (benchmarks/README.md), results under benchmarks/results/<size>/.
+#   BENCH_SIZE=quick  N up to 100k, a laptop's quarter hour   BENCH_SIZE=full  N up to 1M (about 50M right rows), hours
+#   BENCH_ARGS passes filters, e.g. BENCH_ARGS="--scenarios '^asc$$' --n 1000000"
+BENCH_SIZE ?= quick
+BENCH_ARGS ?=
+.PHONY: bench
+bench: setup
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m benchmarks.run --size $(BENCH_SIZE) $(BENCH_ARGS)
+
+# make bench-range: the range-join benchmark (README.md#range-and-interval-joins), results in
+# benchmarks/results/range_join_bench.md. RANGE_BENCH_ARGS=--quick for small sizes.
+RANGE_BENCH_ARGS ?=
+.PHONY: bench-range
+bench-range: setup
+	$(PY) benchmarks/range_join_bench.py $(RANGE_BENCH_ARGS)

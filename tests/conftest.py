@@ -29,7 +29,8 @@ def session_parameters() -> dict[str, str]:
     text = (REPO / "profiles" / "profiles.yml").read_text()
     env = jinja2.Environment()
     env.globals["env_var"] = lambda name, default=None: os.environ.get(name, default)
-    env.filters["as_number"] = lambda v: v
+    for name in ("as_number", "as_bool", "as_text", "as_native"):  # dbt's type filters: identity here
+        env.filters[name] = lambda v: v
     profile = yaml.safe_load(env.from_string(text).render())
     return profile["temporal_joins"]["outputs"]["session"]["server_side_parameters"]
 
@@ -57,22 +58,29 @@ class Dbt:
     def invoke(self, *args: str, callbacks=None):
         from dbt.cli.main import dbtRunner
 
+        from temporal_joins.dbt_session import install
+
+        install()  # Python models run in this SparkSession (submission method `session`)
+
         argv = [*args, "--project-dir", str(self.project_dir), "--profiles-dir", os.environ["DBT_PROFILES_DIR"]]
         return dbtRunner(callbacks=callbacks or []).invoke(argv)
 
     def render(self, calls: list[dict]) -> dict:
         """Render macro calls in one invocation: {id: sql}. Raises on any compile error."""
         rendered: dict = {}
+        errors: list[str] = []
 
         def collect(event):
             if event.info.name == "JinjaLogInfo" and event.data.msg.startswith("TJ_SQL "):
                 item = json.loads(event.data.msg[len("TJ_SQL "):])
                 rendered[item["id"]] = item["sql"]
+            elif event.info.level == "error":  # run-operation reports compile errors only as events
+                errors.append(event.info.msg)
 
         result = self.invoke("run-operation", "tj_render_calls", "--args", json.dumps({"calls": calls}),
-                             callbacks=[collect])
+                             "--quiet", callbacks=[collect])
         if not result.success:
-            raise RuntimeError(f"dbt run-operation failed: {self.failure_message(result)}")
+            raise RuntimeError(f"dbt run-operation failed: {self.failure_message(result)}\n" + "\n".join(errors))
         return rendered
 
     def compile_inline(self, sql: str):
@@ -82,7 +90,12 @@ class Dbt:
     @staticmethod
     def failure_message(result) -> str:
         if result.exception is not None:
-            return str(result.exception)
+            # dbt wraps parse-time compile errors ("Error parsing inline query"): walk the chain
+            messages, exc = [], result.exception
+            while exc is not None and len(messages) < 10:
+                messages.append(str(exc))
+                exc = exc.__cause__ or exc.__context__
+            return "\n".join(messages)
         messages = []
         for r in getattr(result.result, "results", []) or []:
             if r.message:

@@ -24,7 +24,10 @@ def test_integration_project_builds_and_every_test_passes(seeded):
         for direction in ("backward", "forward", "nearest"):
             for join_type in ("left", "inner"):
                 assert f"model.temporal_joins_integration_tests.asof_{strategy}_{direction}_{join_type}" in models
-    assert sum("equal_rowset" in t for t in tests) >= 19
+    # the Python-model fallback, built through the `session` submission method
+    for name in ("native_backward_left", "arrow_nearest_tolerance_left", "auto_forward_inner"):
+        assert f"model.temporal_joins_integration_tests.asof_python_{name}" in models
+    assert sum("equal_rowset" in t for t in tests) >= 22
     assert sum("no_future_leakage" in t for t in tests) >= 9
 
 

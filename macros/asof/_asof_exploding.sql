@@ -7,10 +7,10 @@
   their own match. The tolerance goes into the ON clause so fewer candidates survive.
 -#}
 {% macro _asof_exploding_sql(spec, dialect) %}
-  {%- set lt = '__tj_left.__tj_t' -%}
-  {%- set rt = '__tj_right.__tj_rt' -%}
+  {%- set lt = 'tj__left.tj__t' -%}
+  {%- set rt = 'tj__right.tj__rt' -%}
   {%- set on = [] -%}
-  {%- for pair in spec.by -%}{%- do on.append('__tj_left.__tj_k' ~ loop.index0 ~ ' = __tj_right.__tj_k' ~ loop.index0) -%}{%- endfor -%}
+  {%- for pair in spec.by -%}{%- do on.append('tj__left.tj__k' ~ loop.index0 ~ ' = tj__right.tj__k' ~ loop.index0) -%}{%- endfor -%}
   {%- set strict = not spec.allow_exact_matches -%}
   {%- if spec.direction == 'backward' -%}
     {%- do on.append(rt ~ (' < ' if strict else ' <= ') ~ lt) -%}
@@ -36,37 +36,37 @@
     {%- endif -%}
   {%- endif -%}
   {%- if not on -%}{%- do on.append('1 = 1') -%}{%- endif -%}
-  {%- for ob in spec.order_by -%}{%- do rank.append('__tj_right.__tj_o' ~ loop.index0 ~ ' desc') -%}{%- endfor -%}
+  {%- for ob in spec.order_by -%}{%- do rank.append('tj__right.tj__o' ~ loop.index0 ~ ' desc') -%}{%- endfor -%}
 select
-  {{ temporal_joins._tj_unpack('__tj_l', spec.left_columns, '__tj_m', spec.right_columns) }}
+  {{ temporal_joins._tj_unpack('tj__l', spec.left_columns, 'tj__m', spec.right_columns) }}
 from (
   select
-    __tj_left.__tj_l,
-    __tj_right.__tj_m,
-    row_number() over (partition by __tj_left.__tj_id order by {{ rank | join(', ') }}) as __tj_rn
+    tj__left.tj__l,
+    tj__right.tj__m,
+    row_number() over (partition by tj__left.tj__id order by {{ rank | join(', ') }}) as tj__rn
   from (
     select
-      {{ temporal_joins._tj_row_id(dialect) }} as __tj_id,
+      {{ temporal_joins._tj_row_id(dialect) }} as tj__id,
       {%- for pair in spec.by %}
-      __tj_lsrc.{{ temporal_joins._tj_q(pair[0]) }} as __tj_k{{ loop.index0 }},
+      tj__lsrc.{{ temporal_joins._tj_q(pair[0]) }} as tj__k{{ loop.index0 }},
       {%- endfor %}
-      __tj_lsrc.{{ temporal_joins._tj_q(spec.left_time) }} as __tj_t,
-      {{ temporal_joins._tj_pack_left('__tj_lsrc', spec.left_columns) }} as __tj_l
-    from {{ spec.left }} as __tj_lsrc
-  ) as __tj_left
+      tj__lsrc.{{ temporal_joins._tj_q(spec.left_time) }} as tj__t,
+      {{ temporal_joins._tj_pack_left('tj__lsrc', spec.left_columns) }} as tj__l
+    from {{ spec.left }} as tj__lsrc
+  ) as tj__left
   {{ 'left outer' if spec.join_type == 'left' else 'inner' }} join (
     select
       {%- for pair in spec.by %}
-      __tj_rsrc.{{ temporal_joins._tj_q(pair[1]) }} as __tj_k{{ loop.index0 }},
+      tj__rsrc.{{ temporal_joins._tj_q(pair[1]) }} as tj__k{{ loop.index0 }},
       {%- endfor %}
       {%- for ob in spec.order_by %}
-      __tj_rsrc.{{ temporal_joins._tj_q(ob) }} as __tj_o{{ loop.index0 }},
+      tj__rsrc.{{ temporal_joins._tj_q(ob) }} as tj__o{{ loop.index0 }},
       {%- endfor %}
-      __tj_rsrc.{{ temporal_joins._tj_q(spec.right_time) }} as __tj_rt,
-      {{ temporal_joins._tj_pack_right('__tj_rsrc', spec.right_columns) }} as __tj_m
-    from {{ spec.right }} as __tj_rsrc
-  ) as __tj_right
+      tj__rsrc.{{ temporal_joins._tj_q(spec.right_time) }} as tj__rt,
+      {{ temporal_joins._tj_pack_right('tj__rsrc', spec.right_columns) }} as tj__m
+    from {{ spec.right }} as tj__rsrc
+  ) as tj__right
     on {{ on | join('\n    and ') }}
-) as __tj_ranked
-where __tj_rn = 1
+) as tj__ranked
+where tj__rn = 1
 {% endmacro %}

@@ -11,85 +11,86 @@
   forward reuses the same running frame over a descending time order (a frame that runs
   to UNBOUNDED FOLLOWING is quadratic in Spark); nearest computes both and keeps the
   closer, the backward one on equal distance.
+  Internal names start with `tj__`: HiveQL identifiers cannot start with an underscore.
 -#}
 {% macro _asof_union_sql(spec, dialect) %}
   {%- set left_side = 1 if spec.allow_exact_matches else 0 -%}
   {%- set right_side = 1 - left_side -%}
   {%- set keys = [] -%}
-  {%- for pair in spec.by -%}{%- do keys.append('__tj_k' ~ loop.index0) -%}{%- endfor -%}
+  {%- for pair in spec.by -%}{%- do keys.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
   {%- set tie_breakers = [] -%}
-  {%- for ob in spec.order_by -%}{%- do tie_breakers.append('__tj_o' ~ loop.index0) -%}{%- endfor -%}
+  {%- for ob in spec.order_by -%}{%- do tie_breakers.append('tj__o' ~ loop.index0) -%}{%- endfor -%}
   {%- set partition = ('partition by ' ~ keys | join(', ') ~ ' ') if keys else '' -%}
   {%- set frame = 'rows between unbounded preceding and current row' -%}
-  {%- set ns = namespace(asc=['__tj_t asc', '__tj_side asc'], desc=['__tj_t desc', '__tj_side asc']) -%}
+  {%- set ns = namespace(asc=['tj__t asc', 'tj__side asc'], desc=['tj__t desc', 'tj__side asc']) -%}
   {%- for tb in tie_breakers -%}
     {%- set ns.asc = ns.asc + [tb ~ ' asc'] -%}
     {%- set ns.desc = ns.desc + [tb ~ ' asc'] -%}
   {%- endfor -%}
-  {%- set last_r = temporal_joins._tj_last_ignore_nulls('__tj_r', dialect) -%}
+  {%- set last_r = temporal_joins._tj_last_ignore_nulls('tj__r', dialect) -%}
   {%- set backward_window = last_r ~ ' over (' ~ partition ~ 'order by ' ~ ns.asc | join(', ') ~ ' ' ~ frame ~ ')' -%}
   {%- set forward_window = last_r ~ ' over (' ~ partition ~ 'order by ' ~ ns.desc | join(', ') ~ ' ' ~ frame ~ ')' -%}
-  {%- set t_b = '__tj_b.' ~ temporal_joins._tj_q(spec.time_output) -%}
-  {%- set t_f = '__tj_f.' ~ temporal_joins._tj_q(spec.time_output) -%}
+  {%- set t_b = 'tj__b.' ~ temporal_joins._tj_q(spec.time_output) -%}
+  {%- set t_f = 'tj__f.' ~ temporal_joins._tj_q(spec.time_output) -%}
   {%- set right_filter = [] -%}
-  {%- for pair in spec.by -%}{%- do right_filter.append('__tj_rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}{%- endfor -%}
-  {%- do right_filter.append('__tj_rsrc.' ~ temporal_joins._tj_q(spec.right_time) ~ ' is not null') -%}
+  {%- for pair in spec.by -%}{%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}{%- endfor -%}
+  {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) ~ ' is not null') -%}
 
   {%- if spec.direction == 'backward' -%}
-    {%- set match = 'case when __tj_t is not null and ' ~ temporal_joins._tj_within_tolerance('__tj_t', t_b, spec, 'backward') ~ ' then __tj_b end' -%}
+    {%- set match = 'case when tj__t is not null and ' ~ temporal_joins._tj_within_tolerance('tj__t', t_b, spec, 'backward') ~ ' then tj__b end' -%}
   {%- elif spec.direction == 'forward' -%}
-    {%- set match = 'case when __tj_t is not null and ' ~ temporal_joins._tj_within_tolerance('__tj_t', t_f, spec, 'forward') ~ ' then __tj_f end' -%}
+    {%- set match = 'case when tj__t is not null and ' ~ temporal_joins._tj_within_tolerance('tj__t', t_f, spec, 'forward') ~ ' then tj__f end' -%}
   {%- else -%}
-    {%- set match = 'case when __tj_t is null then null'
-        ~ ' when __tj_f is null or (__tj_b is not null and '
-        ~ temporal_joins._tj_gap('__tj_t', t_b, spec.kind) ~ ' <= ' ~ temporal_joins._tj_gap(t_f, '__tj_t', spec.kind) ~ ')'
-        ~ ' then case when ' ~ temporal_joins._tj_within_tolerance('__tj_t', t_b, spec, 'backward') ~ ' then __tj_b end'
-        ~ ' else case when ' ~ temporal_joins._tj_within_tolerance('__tj_t', t_f, spec, 'forward') ~ ' then __tj_f end end' -%}
+    {%- set match = 'case when tj__t is null then null'
+        ~ ' when tj__f is null or (tj__b is not null and '
+        ~ temporal_joins._tj_gap('tj__t', t_b, spec.kind) ~ ' <= ' ~ temporal_joins._tj_gap(t_f, 'tj__t', spec.kind) ~ ')'
+        ~ ' then case when ' ~ temporal_joins._tj_within_tolerance('tj__t', t_b, spec, 'backward') ~ ' then tj__b end'
+        ~ ' else case when ' ~ temporal_joins._tj_within_tolerance('tj__t', t_f, spec, 'forward') ~ ' then tj__f end end' -%}
   {%- endif -%}
 select
-  {{ temporal_joins._tj_unpack('__tj_l', spec.left_columns, '__tj_m', spec.right_columns) }}
+  {{ temporal_joins._tj_unpack('tj__l', spec.left_columns, 'tj__m', spec.right_columns) }}
 from (
-  select __tj_l, {{ match }} as __tj_m
+  select tj__l, {{ match }} as tj__m
   from (
-    select __tj_side, __tj_l, __tj_t
+    select tj__side, tj__l, tj__t
       {%- if spec.direction in ['backward', 'nearest'] %},
-      {{ backward_window }} as __tj_b
+      {{ backward_window }} as tj__b
       {%- endif %}
       {%- if spec.direction in ['forward', 'nearest'] %},
-      {{ forward_window }} as __tj_f
+      {{ forward_window }} as tj__f
       {%- endif %}
     from (
       select
         {%- for pair in spec.by %}
-        __tj_lsrc.{{ temporal_joins._tj_q(pair[0]) }} as __tj_k{{ loop.index0 }},
+        tj__lsrc.{{ temporal_joins._tj_q(pair[0]) }} as tj__k{{ loop.index0 }},
         {%- endfor %}
-        __tj_lsrc.{{ temporal_joins._tj_q(spec.left_time) }} as __tj_t,
-        {{ left_side }} as __tj_side,
+        tj__lsrc.{{ temporal_joins._tj_q(spec.left_time) }} as tj__t,
+        {{ left_side }} as tj__side,
         {%- for tb in tie_breakers %}
         null as {{ tb }},
         {%- endfor %}
-        {{ temporal_joins._tj_pack_left('__tj_lsrc', spec.left_columns) }} as __tj_l,
-        null as __tj_r
-      from {{ spec.left }} as __tj_lsrc
+        {{ temporal_joins._tj_pack_left('tj__lsrc', spec.left_columns) }} as tj__l,
+        null as tj__r
+      from {{ spec.left }} as tj__lsrc
       union all
       select
         {%- for pair in spec.by %}
-        __tj_rsrc.{{ temporal_joins._tj_q(pair[1]) }} as __tj_k{{ loop.index0 }},
+        tj__rsrc.{{ temporal_joins._tj_q(pair[1]) }} as tj__k{{ loop.index0 }},
         {%- endfor %}
-        __tj_rsrc.{{ temporal_joins._tj_q(spec.right_time) }} as __tj_t,
-        {{ right_side }} as __tj_side,
+        tj__rsrc.{{ temporal_joins._tj_q(spec.right_time) }} as tj__t,
+        {{ right_side }} as tj__side,
         {%- for ob in spec.order_by %}
-        __tj_rsrc.{{ temporal_joins._tj_q(ob) }} as __tj_o{{ loop.index0 }},
+        tj__rsrc.{{ temporal_joins._tj_q(ob) }} as tj__o{{ loop.index0 }},
         {%- endfor %}
-        null as __tj_l,
-        {{ temporal_joins._tj_pack_right('__tj_rsrc', spec.right_columns) }} as __tj_r
-      from {{ spec.right }} as __tj_rsrc
+        null as tj__l,
+        {{ temporal_joins._tj_pack_right('tj__rsrc', spec.right_columns) }} as tj__r
+      from {{ spec.right }} as tj__rsrc
       where {{ right_filter | join(' and ') }}
-    ) as __tj_events
-  ) as __tj_windowed
-  where __tj_side = {{ left_side }}
-) as __tj_matched
+    ) as tj__events
+  ) as tj__windowed
+  where tj__side = {{ left_side }}
+) as tj__matched
 {%- if spec.join_type == 'inner' %}
-where __tj_m is not null
+where tj__m is not null
 {%- endif %}
 {% endmacro %}

@@ -5,3 +5,10 @@ that run beside them (the Hive 2.3 parser check, and the Python-model fallback).
 """
 
 __version__ = "0.1.0"
+
+
+def asof_join(*args, **kwargs):
+    """temporal_joins.asof.asof_join (imported on first use, so this package stays light)."""
+    from temporal_joins.asof import asof_join as _asof_join
+
+    return _asof_join(*args, **kwargs)

@@ -1,0 +1,284 @@
+"""Randomized as-of join cases and two independent oracles (DuckDB's ASOF JOIN, pandas.merge_asof).
+
+Every case is one key value: thousands of independent small inputs travel through a single
+Spark query. Cases mix duplicate right times, exact matches, nulls in right values, null
+keys and times on both sides, empty key groups (left without right and right without left),
+duplicate left rows, and negative and large numbers.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+KINDS = ("bigint", "double", "timestamp", "date")
+RIGHT_OUT = ["r_t", "r_v", "r_s", "r_ob", "r_rid"]
+LEFT_COLS = ["k", "t", "lid", "lv"]
+# The tolerance of each kind, in the macro's vocabulary and in each oracle's.
+TOLERANCE = {
+    "bigint": (3 * 1_000_003, 3 * 1_000_003, 3 * 1_000_003),
+    "double": (1.25, 1.25, 1.25),
+    "timestamp": ("interval 150 seconds", "INTERVAL 150 SECOND", pd.Timedelta(seconds=150)),
+    "date": ("3 days", "3", pd.Timedelta(days=3)),  # DuckDB: date - date is a number of days
+}
+EPOCH = dt.datetime(2024, 3, 1)
+
+
+@dataclass
+class Case:
+    """One config of the macro: the arguments the test passes and the oracle mirrors."""
+
+    kind: str
+    direction: str
+    allow_exact_matches: bool
+    tolerance: bool
+    join_type: str
+    order_by: bool = True
+
+    @property
+    def name(self) -> str:
+        return (f"{self.kind}_{self.direction}_{'incl' if self.allow_exact_matches else 'strict'}"
+                f"_{'tol' if self.tolerance else 'notol'}_{self.join_type}{'' if self.order_by else '_noorder'}")
+
+    def kwargs(self, schema: str) -> dict:
+        return dict(
+            left=f"{schema}.asof_left_{self.kind}", right=f"{schema}.asof_right_{self.kind}",
+            left_time="t", right_time="t", by="k", direction=self.direction,
+            allow_exact_matches=self.allow_exact_matches,
+            tolerance=TOLERANCE[self.kind][0] if self.tolerance else None,
+            join_type=self.join_type, prefix="r_", columns=["v", "s", "ob", "rid"],
+            order_by=["ob", "rid"] if self.order_by else None,
+        )
+
+
+def _times(rng, kind: str, n: int, base) -> list:
+    """Times from a small grid around `base`, so ties and exact matches are common."""
+    steps = rng.integers(-6, 7, size=n)
+    if kind == "bigint":
+        return [int(base + int(s) * 1_000_003) for s in steps]
+    if kind == "double":
+        return [float(base + s * 0.5) for s in steps]
+    if kind == "timestamp":
+        return [base + dt.timedelta(seconds=int(s) * 60, microseconds=int(rng.integers(0, 3)) * 250_000) for s in steps]
+    return [base + dt.timedelta(days=int(s)) for s in steps]
+
+
+def _base(rng, kind: str):
+    if kind == "bigint":  # negative and large, but differences stay inside int64 for pandas
+        return int(rng.choice([-(2**61), -7_000_000_000, -12, 0, 5_000_000_000_000, 2**61]))
+    if kind == "double":
+        return float(rng.choice([-1e12, -3.5, 0.0, 2.25, 1e15]))
+    if kind == "timestamp":
+        return EPOCH + dt.timedelta(days=int(rng.integers(-20000, 20000)))
+    return (EPOCH + dt.timedelta(days=int(rng.integers(-20000, 20000)))).date()
+
+
+def generate(kind: str, groups: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    rng = np.random.default_rng(seed)
+    left, right = [], []
+    lid = rid = 0
+    for g in range(groups):
+        base = _base(rng, kind)
+        n_left = int(rng.choice([0, 1, 2, 3, 5], p=[0.05, 0.25, 0.3, 0.25, 0.15]))
+        n_right = int(rng.choice([0, 1, 2, 4, 7], p=[0.1, 0.2, 0.25, 0.25, 0.2]))
+        for t in _times(rng, kind, n_left, base):
+            lid += 1
+            row = {"k": g, "t": t, "lid": lid, "lv": f"l{lid}"}
+            r = rng.random()
+            if r < 0.04:
+                row["k"] = None  # null key: matches nothing
+            elif r < 0.08:
+                row["t"] = None  # null time: matches nothing
+            left.append(row)
+            if rng.random() < 0.1:
+                left.append(dict(row))  # an exact duplicate left row
+        for t in _times(rng, kind, n_right, base):
+            rid += 1
+            row = {"k": g, "t": t, "v": float(rng.integers(-50, 50)) / 4, "s": f"r{rid}",
+                   "ob": int(rng.integers(0, 3)), "rid": rid}
+            r = rng.random()
+            if r < 0.15:
+                row["v"] = None  # a null inside the matched row must stay null
+            if rng.random() < 0.1:
+                row["ob"] = None  # null order_by sorts lowest
+            if rng.random() < 0.04:
+                row["k"] = None
+            elif rng.random() < 0.04:
+                row["t"] = None
+            right.append(row)
+    return _frame(left, LEFT_COLS, kind), _frame(right, ["k", "t", "v", "s", "ob", "rid"], kind)
+
+
+def _frame(records: list[dict], columns: list[str], kind: str) -> pd.DataFrame:
+    """Integer columns as nullable Int64: pandas would turn ints with None into float64 and
+    round values near 2**61."""
+    data = {}
+    for c in columns:
+        values = [r[c] for r in records]
+        if c in ("k", "lid", "ob", "rid") or (c == "t" and kind == "bigint"):
+            data[c] = pd.array(values, dtype="Int64")
+        elif c in ("v",) or (c == "t" and kind == "double"):
+            data[c] = pd.array(values, dtype="Float64")
+        else:
+            data[c] = pd.Series(values, dtype=object)
+    return pd.DataFrame(data)
+
+
+def spark_rows(df: pd.DataFrame) -> list[tuple]:
+    """Plain Python values for spark.createDataFrame (no pandas NA objects)."""
+    out = []
+    for rec in df.itertuples(index=False, name=None):
+        out.append(tuple(None if (v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v))) else
+                         (int(v) if isinstance(v, np.integer) else float(v) if isinstance(v, np.floating) else v)
+                         for v in rec))
+    return out
+
+
+def spark_schemas(kind: str) -> tuple[str, str]:
+    t = {"bigint": "bigint", "double": "double", "timestamp": "timestamp", "date": "date"}[kind]
+    return (f"k int, t {t}, lid int, lv string",
+            f"k int, t {t}, v double, s string, ob int, rid int")
+
+
+def winners_per_time(right: pd.DataFrame) -> pd.DataFrame:
+    """Right rows that can win: valid key and time, and per (key, time) the greatest (ob, rid)
+    with a null ob lowest. The oracles then never face a tie."""
+    valid = right.dropna(subset=["k", "t"]).copy()
+    valid["_ob"] = valid["ob"].fillna(-(10**9))
+    valid = valid.sort_values(["k", "t", "_ob", "rid"])
+    return valid.groupby(["k", "t"], sort=False).tail(1).drop(columns="_ob")
+
+
+def _duckdb_type(kind: str) -> str:
+    return {"bigint": "BIGINT", "double": "DOUBLE", "timestamp": "TIMESTAMP", "date": "DATE"}[kind]
+
+
+def oracle_duckdb(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
+    """backward/forward: DuckDB's ASOF JOIN, the tolerance as an ON predicate."""
+    assert case.direction in ("backward", "forward")
+    con = duckdb.connect()
+    t = _duckdb_type(case.kind)
+    con.register("l_df", left)
+    con.register("r_df", winners_per_time(right))
+    con.execute(f"create table l as select cast(k as integer) k, cast(t as {t}) t, cast(lid as integer) lid, lv from l_df")
+    con.execute(f"create table r as select cast(k as integer) k, cast(t as {t}) t, v, s, cast(ob as integer) ob, cast(rid as integer) rid from r_df")
+    op = {("backward", True): ">=", ("backward", False): ">", ("forward", True): "<=", ("forward", False): "<"}[
+        (case.direction, case.allow_exact_matches)]
+    on = f"l.k = r.k and l.t {op} r.t"
+    if case.tolerance:
+        tol = TOLERANCE[case.kind][1]
+        if case.kind == "bigint":  # hugeint arithmetic: no overflow at +-2**61
+            gap = "cast(l.t as hugeint) - cast(r.t as hugeint)" if case.direction == "backward" else "cast(r.t as hugeint) - cast(l.t as hugeint)"
+        else:
+            gap = "l.t - r.t" if case.direction == "backward" else "r.t - l.t"
+        on += f" and {gap} <= {tol}"
+    join = "asof left join" if case.join_type == "left" else "asof join"
+    return con.sql(f"select l.k, l.t, l.lid, l.lv, r.t r_t, r.v r_v, r.s r_s, r.ob r_ob, r.rid r_rid "
+                   f"from l {join} r on {on}").df()
+
+
+def oracle_pandas(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
+    """Any direction (used for nearest): pandas.merge_asof on the rows it accepts
+    (non-null key and time); the other left rows have no match by definition."""
+    r = winners_per_time(right).rename(columns={c: f"r_{c}" for c in ["v", "s", "ob", "rid"]})
+    r = r.assign(r_t=r["t"])
+    on_left = left.dropna(subset=["k", "t"]).copy()
+    rest = left[left["k"].isna() | left["t"].isna()].copy()
+    # plain numpy dtypes for merge_asof: it mis-sorts nullable extension dtypes
+    convert = {"timestamp": pd.to_datetime, "date": pd.to_datetime,
+               "bigint": lambda s: s.astype("int64"), "double": lambda s: s.astype("float64")}[case.kind]
+    on_left["_on"] = convert(on_left["t"])
+    r["_on"] = convert(r["t"])
+    on_left["k"] = on_left["k"].astype("int64")
+    r["k"] = r["k"].astype("int64")
+    tolerance = TOLERANCE[case.kind][2] if case.tolerance else None
+    if case.kind == "double" and tolerance is not None:
+        tolerance = float(tolerance)
+    merged = pd.merge_asof(
+        on_left.sort_values("_on"), r.drop(columns=["t"]).sort_values("_on"), on="_on", by="k",
+        direction=case.direction, allow_exact_matches=case.allow_exact_matches, tolerance=tolerance,
+    ).drop(columns="_on")
+    out = pd.concat([merged, rest], ignore_index=True)
+    if case.join_type == "inner":
+        out = out[out["r_rid"].notna()]
+    return out[LEFT_COLS + RIGHT_OUT]
+
+
+def oracle(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
+    if case.direction == "nearest":
+        return oracle_pandas(case, left, right)
+    return oracle_duckdb(case, left, right)
+
+
+def _norm(value, kind_is_time_col: bool = False):
+    if value is None:
+        return None
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if value is pd.NaT or value is pd.NA:
+        return None
+    if isinstance(value, pd.Timestamp):
+        return value.to_pydatetime().isoformat()
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating,)):
+        return float(value)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return float(value)
+    return value
+
+
+def rows(df: pd.DataFrame, columns: list[str]) -> list[tuple]:
+    """A sortable multiset representation, with every null spelled None."""
+    out = []
+    for rec in df[columns].itertuples(index=False, name=None):
+        out.append(tuple(_norm(v) for v in rec))
+    return sorted(out, key=lambda r: tuple((v is None, str(type(v)), v if v is not None else 0) for v in r))
+
+
+def compare(actual: pd.DataFrame, expected: pd.DataFrame, columns: list[str], kind: str) -> list[str]:
+    """Differences between two results as readable lines (empty when they match as multisets)."""
+    a = rows(_cast_ints(actual, kind), columns)
+    e = rows(_cast_ints(expected, kind), columns)
+    if a == e:
+        return []
+    from collections import Counter
+
+    ca, ce = Counter(a), Counter(e)
+    only_a = list((ca - ce).elements())[:10]
+    only_e = list((ce - ca).elements())[:10]
+    return [f"rows: actual={len(a)} expected={len(e)}"] + [f"only actual:   {r}" for r in only_a] + [
+        f"only expected: {r}" for r in only_e]
+
+
+def _cast_ints(df: pd.DataFrame, kind: str) -> pd.DataFrame:
+    """Bring both sides to one representation: integer columns as Python ints, times as
+    Python datetimes/dates/numbers, whatever nullable dtype the engine returned."""
+    df = df.copy()
+    for c in ["k", "lid", "r_ob", "r_rid"]:
+        if c in df:
+            df[c] = pd.Series([None if pd.isna(v) else int(v) for v in df[c]], index=df.index, dtype=object)
+    for c in ["t", "r_t"]:
+        if c not in df:
+            continue
+        values = []
+        for v in df[c]:
+            if v is None or (not isinstance(v, (str, dt.date)) and pd.isna(v)):
+                values.append(None)
+            elif kind == "timestamp":
+                values.append(pd.Timestamp(v).to_pydatetime())
+            elif kind == "date":
+                values.append(pd.Timestamp(v).date() if not isinstance(v, dt.date) or isinstance(v, dt.datetime) else v)
+            elif kind == "bigint":
+                values.append(int(v))
+            else:
+                values.append(float(v))
+        df[c] = pd.Series(values, index=df.index, dtype=object)
+    return df
