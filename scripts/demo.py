@@ -23,8 +23,11 @@ def main() -> int:
     if not build.success:
         print("demo: dbt build failed", file=sys.stderr)
         return 1
+    # `dbt show --select` would run a Python model's code as SQL: preview its table instead
     for model in ("demo_pit_union", "demo_pit_exploding", "demo_pit_python"):
-        shown = runner.invoke(["show", "--select", model, "--limit", "8", *COMMON])
+        print(f"\n{model}:")
+        shown = runner.invoke(["show", "--inline", f"select * from {{{{ ref('{model}') }}}} order by id",
+                               "--limit", "8", *COMMON])
         if not shown.success:
             return 1
     return 0
