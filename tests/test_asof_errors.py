@@ -85,3 +85,14 @@ def test_valid_call_compiles(canary):
     assert result.success, canary.failure_message(result)
     sql = result.result.results[0].node.compiled_code
     assert "INTERVAL '2' HOUR" in sql and "`f_value`" in sql
+
+
+def test_hive_flavour_needs_introspectable_left(canary):
+    """HiveQL cannot expand a struct with .*, so a CTE left side is refused for the Hive flavour."""
+    sql = ("with l as (select * from {{ ref('asof_labels') }}) "
+           "{{ temporal_joins.hive__asof_join('l', ref('asof_features'), 'label_time', 'feature_time', 'id', "
+           "'backward', true, none, 'left', none, '', none, 'union') }}")
+    result = canary.compile_inline(sql)
+    assert not result.success
+    message = canary.failure_message(result)
+    assert "`left`" in message and "Hive flavour" in message and "'l'" in message, message

@@ -87,6 +87,10 @@
 {% endmacro %}
 
 {% macro _asof_render(spec, dialect) %}
+  {#- Spark expands the packed left row with `struct.*`; HiveQL cannot, so it needs the left columns. -#}
+  {%- if dialect == 'hive' and spec.left_columns is none and execute -%}
+    {{ temporal_joins._tj_fail(spec.macro, 'left', 'a Relation (ref/source) or schema.table for the Hive flavour, whose columns can be looked up (HiveQL cannot expand a struct column with .*)', spec.left) }}
+  {%- endif -%}
   {%- if spec.strategy == 'exploding' -%}
     {{ return(temporal_joins._asof_exploding_sql(spec, dialect)) }}
   {%- else -%}
