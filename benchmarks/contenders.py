@@ -1,0 +1,307 @@
+"""Every as-of join that is measured, each producing the same columns:
+id, ts, label (the left row) and r_ts, r_value (the matched right row, or nulls).
+
+A backward as-of join with exact matches allowed (right.ts <= left.ts), keyed by id
+(or by nothing in the `nokey` scenario). Spark contenders return a DataFrame over the
+temp views `bench_left` / `bench_right`; DuckDB gets a SQL string over the same parquet files.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+REPO = Path(__file__).resolve().parents[1]
+
+LEFT_VIEW, RIGHT_VIEW = "bench_left", "bench_right"
+OUTPUT = ["id", "ts", "label", "r_ts", "r_value"]
+
+
+@dataclass
+class Scenario:
+    name: str  # asc, desc, random, left20, hotkey, nokey, bucketed20, ...
+    n: int
+    by: list[str]  # ["id"] or [] (nokey)
+    left_files: str = ""
+    right_glob: str = ""
+
+    @property
+    def keyed(self) -> bool:
+        return bool(self.by)
+
+
+@dataclass
+class Contender:
+    name: str
+    family: str  # ours | thesis | spark | tempo | duckdb
+    engine: str  # spark | duckdb
+    join: str  # left | inner: which DuckDB reference its rows must equal
+    build: Callable
+    max_n: int | None = None  # skipped above this N (cartesian-like)
+    note: str = ""
+    only: set[str] | None = field(default=None)  # scenarios it runs in (None: all)
+
+    def applies(self, scenario: Scenario) -> str | None:
+        """None if it runs in the scenario, else why not."""
+        if self.max_n is not None and scenario.n > self.max_n:
+            return f"only at N <= {self.max_n}"
+        if self.only is not None and scenario.name not in self.only:
+            return "not in this scenario"
+        return None
+
+
+# ---------------------------------------------------------------- ours (dbt macro SQL)
+OUR_STRATEGIES = ("auto", "union", "exploding")
+
+
+def render_calls() -> list[dict]:
+    """The asof_join calls to render: each strategy, keyed and unkeyed."""
+    calls = []
+    for strategy in OUR_STRATEGIES:
+        for keyed in (True, False):
+            calls.append({
+                "id": f"{strategy}:{'keyed' if keyed else 'nokey'}",
+                "macro": "asof_join",
+                "kwargs": {"left": LEFT_VIEW, "right": RIGHT_VIEW, "left_time": "ts", "right_time": "ts",
+                           "by": ["id"] if keyed else [], "columns": ["ts", "value"], "prefix": "r_",
+                           "strategy": strategy},
+            })
+    return calls
+
+
+RENDER_PROJECT = Path(__file__).resolve().parent / "dbt"
+
+
+def render_with_dbt(calls: list[dict], scratch: Path | None = None) -> dict[str, str]:
+    """Render macro calls through dbt in-process (benchmarks/dbt, run-operation bench_render): {id: sql}."""
+    from dbt.cli.main import dbtRunner
+
+    rendered: dict[str, str] = {}
+
+    def collect(event):
+        if event.info.name == "JinjaLogInfo" and event.data.msg.startswith("TJ_SQL "):
+            item = json.loads(event.data.msg[len("TJ_SQL "):])
+            rendered[item["id"]] = item["sql"]
+
+    scratch = scratch or Path(tempfile.mkdtemp(prefix="tj_bench_dbt_"))
+    argv = ["run-operation", "bench_render", "--args", json.dumps({"calls": calls}),
+            "--project-dir", str(RENDER_PROJECT), "--profiles-dir", os.environ.get("DBT_PROFILES_DIR", str(REPO / "profiles")),
+            "--target-path", str(scratch / "target"), "--log-path", str(scratch / "logs"), "--quiet"]
+    result = dbtRunner(callbacks=[collect]).invoke(argv)
+    if not result.success:
+        raise RuntimeError(f"dbt could not render the asof_join calls: {result.exception}")
+    return rendered
+
+
+def _sql_builder(sqls: dict[str, str], strategy: str):
+    def build(spark, scenario: Scenario):
+        return spark.sql(sqls[f"{strategy}:{'keyed' if scenario.keyed else 'nokey'}"])
+    return build
+
+
+def ours(sqls: dict[str, str]) -> list[Contender]:
+    out = []
+    auto_is_union = sqls["auto:keyed"] == sqls["union:keyed"] and sqls["auto:nokey"] == sqls["union:nokey"]
+    for strategy in OUR_STRATEGIES:
+        if strategy == "auto" and auto_is_union:
+            continue  # identical SQL: measured once, as union (default)
+        label = f"ours {strategy}" + (" (default)" if strategy == "union" and auto_is_union else "")
+        out.append(Contender(label, "ours", "spark", "left", _sql_builder(sqls, strategy),
+                             note="asof_join macro SQL rendered by dbt"))
+    return out
+
+
+def python_engines() -> list[Contender]:
+    """The Python fallback (temporal_joins.asof.asof_join), if that module exists."""
+    try:
+        from temporal_joins import asof
+    except ImportError:
+        return []
+    fn = getattr(asof, "asof_join", None)
+    if fn is None:
+        return []
+    params = inspect.signature(fn).parameters
+    engines = ["native", "arrow", "auto"]
+
+    def make(engine):
+        def build(spark, scenario: Scenario):
+            kwargs = {"left_time": "ts", "right_time": "ts", "by": list(scenario.by),
+                      "columns": ["ts", "value"], "prefix": "r_", "engine": engine}
+            kwargs = {k: v for k, v in kwargs.items() if k in params}
+            return fn(spark.table(LEFT_VIEW), spark.table(RIGHT_VIEW), **kwargs).select(*OUTPUT)
+        return build
+
+    return [Contender(f"ours python {e}", "ours", "spark", "left", make(e),
+                      note="temporal_joins.asof.asof_join") for e in engines]
+
+
+# ---------------------------------------------------------------- the thesis, as written
+def _renamed_right(spark):
+    from pyspark.sql import functions as F
+    return spark.table(RIGHT_VIEW).select(F.col("id").alias("r_id"), F.col("ts").alias("r_ts"),
+                                          F.col("value").alias("r_value"))
+
+
+def thesis_exploding(spark, scenario: Scenario):
+    """Listing A.1: inner join on keys and left.ts >= right.ts, row_number per (keys, left.ts)."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    left, right = spark.table(LEFT_VIEW), _renamed_right(spark)
+    conditions = ([left["id"] == right["r_id"]] if scenario.keyed else []) + [left["ts"] >= right["r_ts"]]
+    condition = conditions[0]
+    for c in conditions[1:]:
+        condition = condition & c
+    combined = left.join(right, condition)
+    window = Window.partitionBy(*([left["id"]] if scenario.keyed else []), left["ts"]).orderBy(right["r_ts"].desc())
+    return (combined.withColumn("rn", F.row_number().over(window)).where(F.col("rn") == 1).drop("rn")
+            .select(*OUTPUT))
+
+
+def thesis_union(spark, scenario: Scenario):
+    """Listing A.2: prefixed union, then one last(col, ignoreNulls) window per right column."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    partition = list(scenario.by)
+    left = spark.table(LEFT_VIEW)
+    right = spark.table(RIGHT_VIEW)
+    right_prefixed = right.select(*[F.col(c).alias(c if c in partition else "r_" + c) for c in right.columns])
+    if not partition:  # unkeyed: the key is just another right column
+        right_prefixed = right_prefixed.drop("r_id")
+    left_all = left.withColumn("df_index", F.lit(1))
+    for c in right_prefixed.columns:
+        if c not in partition:
+            left_all = left_all.withColumn(c, F.lit(None).cast(right_prefixed.schema[c].dataType))
+    right_all = right_prefixed.withColumn("df_index", F.lit(0))
+    for c in left.columns:
+        if c not in partition:
+            right_all = right_all.withColumn(c, F.lit(None).cast(left.schema[c].dataType))
+    combined = left_all.unionByName(right_all)
+    combined = combined.withColumn("combined_ts", F.coalesce(F.col("ts"), F.col("r_ts")))
+    window = (Window.orderBy("combined_ts", "df_index").partitionBy(*partition)
+              .rowsBetween(Window.unboundedPreceding, Window.currentRow))
+    as_of = combined
+    for c in right_prefixed.columns:
+        as_of = as_of.withColumn(c, F.last(as_of[c], ignorenulls=True).over(window))
+    return as_of.filter(F.col("ts").isNotNull()).drop("df_index").drop("combined_ts").select(*OUTPUT)
+
+
+# ---------------------------------------------------------------- Spark's own, and tempo
+def spark_sortmerge_asof(spark, scenario: Scenario):
+    """Spark 4.3's SQL ASOF JOIN, planned as SortMergeAsOfJoin (spark.sql.join.asofJoin.enabled)."""
+    on = " on l.id = r.id" if scenario.keyed else ""
+    return spark.sql(f"select l.id, l.ts, l.label, r.ts as r_ts, r.value as r_value from {LEFT_VIEW} as l "
+                     f"left asof join {RIGHT_VIEW} as r match_condition (l.ts >= r.ts){on}")
+
+
+def spark_default_rewrite(spark, scenario: Scenario):
+    """DataFrame._joinAsOf with spark.sql.join.sortMergeAsOfJoin.enabled=false: Spark's RewriteAsOfJoin."""
+    left = spark.table(LEFT_VIEW)
+    right = _renamed_right(spark)
+    on = [left["id"] == right["r_id"]] if scenario.keyed else None
+    return (left._joinAsOf(right, leftAsOfColumn=left["ts"], rightAsOfColumn=right["r_ts"], on=on, how="left",
+                           allowExactMatches=True, direction="backward").select(*OUTPUT))
+
+
+def tempo_asof(spark, scenario: Scenario):
+    """dbl-tempo's TSDF.asofJoin (defaults: no time brackets, skipNulls)."""
+    from tempo import TSDF
+
+    partition = list(scenario.by)
+    right = spark.table(RIGHT_VIEW)
+    if not partition:
+        right = right.drop("id")
+    left = TSDF(spark.table(LEFT_VIEW), ts_col="ts", partition_cols=partition)
+    joined = left.asofJoin(TSDF(right, ts_col="ts", partition_cols=partition), right_prefix="r").df
+    return joined.select(*OUTPUT)
+
+
+# ---------------------------------------------------------------- a prototype, not (yet) a macro strategy
+def prototype_broadcast_aggregate(spark, scenario: Scenario):
+    """What a statistics-driven `auto` could emit when the left side fits in a broadcast: no sort at all.
+
+    The right rows stream past a broadcast hash table of the left rows (inner join on the keys and
+    r.ts <= l.ts) into a partial max_by aggregate, so only about one row per left row is shuffled,
+    instead of every right row (union, SortMergeAsOfJoin) or every candidate (exploding). Left rows
+    are grouped by their whole value (deterministic, unlike a generated row id, so the left side
+    can be read twice): a second branch keeps unmatched rows and counts duplicates, which the
+    final explode restores. Keyed backward joins only (unkeyed, the join would be a nested loop).
+    """
+    return spark.sql(f"""
+select __tj_l.id, __tj_l.ts, __tj_l.label, __tj_m.r_ts, __tj_m.r_value
+from (
+  select __tj_l, max_by(__tj_m, __tj_rt) as __tj_m, sum(__tj_copy) as __tj_copies
+  from (
+    select struct(l.*) as __tj_l, cast(null as struct<r_ts: bigint, r_value: double>) as __tj_m,
+           cast(null as bigint) as __tj_rt, 1 as __tj_copy
+    from {LEFT_VIEW} as l
+    union all
+    select /*+ BROADCAST(l) */ struct(l.*), named_struct('r_ts', r.ts, 'r_value', r.value), r.ts, 0
+    from {RIGHT_VIEW} as r join {LEFT_VIEW} as l on l.id = r.id and r.ts <= l.ts
+  ) as __tj_candidates
+  group by __tj_l
+) as __tj_best
+lateral view explode(array_repeat(0, cast(__tj_copies as int))) __tj_dup as __tj_x""")
+
+
+# ---------------------------------------------------------------- DuckDB, the single-node reference
+def duckdb_sql(scenario: Scenario, join: str = "left") -> str:
+    on = "l.id = r.id and l.ts >= r.ts" if scenario.keyed else "l.ts >= r.ts"
+    kind = "asof left join" if join == "left" else "asof join"
+    return (f"select l.id, l.ts, l.label, r.ts as r_ts, r.value as r_value "
+            f"from read_parquet('{scenario.left_files}') as l {kind} read_parquet('{scenario.right_glob}') as r on {on}")
+
+
+def checksum_sql(source: str, with_value: bool = True) -> str:
+    """One row that touches every output column; the same text runs on Spark and DuckDB.
+    Values are summed as rounded integers so the sum is exact in any order."""
+    value = "sum(cast(round(r_value * 1000000) as bigint))" if with_value else "cast(0 as bigint)"
+    return (f"select count(*) as n_rows, count(r_ts) as n_matched, sum(id) as s_id, sum(ts) as s_ts, "
+            f"sum(label) as s_label, sum(r_ts) as s_rts, {value} as s_value from ({source}) as q")
+
+
+def tempo_status() -> str | None:
+    """None if tempo imports on this interpreter, else why not."""
+    try:
+        import tempo  # noqa: F401
+    except Exception as exc:  # an import error inside tempo (e.g. a missing IPython) is the answer
+        return f"dbl-tempo does not import: {type(exc).__name__}: {exc}"
+    return None
+
+
+def all_contenders(sqls: dict[str, str]) -> tuple[list[Contender], list[str]]:
+    """Every contender available here, and notes on the ones that are not."""
+    notes = []
+    found = ours(sqls)
+    engines = python_engines()
+    if not engines:
+        notes.append("Python fallback engines: temporal_joins.asof.asof_join not found in this checkout")
+    found += engines
+    found += [
+        Contender("thesis exploding", "thesis", "spark", "inner", thesis_exploding,
+                  note="Listing A.1 as written: an inner join (unmatched left rows dropped)"),
+        Contender("thesis union", "thesis", "spark", "left", thesis_union,
+                  note="Listing A.2 as written: one LAST window per right column"),
+        Contender("spark SortMergeAsOfJoin", "spark", "spark", "left", spark_sortmerge_asof,
+                  note="SQL LEFT ASOF JOIN ... MATCH_CONDITION, spark.sql.join.asofJoin.enabled=true"),
+        Contender("spark default rewrite", "spark", "spark", "left", spark_default_rewrite, max_n=1_000,
+                  only={"asc"}, note="DataFrame._joinAsOf, sortMergeAsOfJoin disabled: a cartesian-like rewrite "
+                  "(distinct left times x right rows), so only at small N in the asc scenario"),
+    ]
+    found.append(Contender("prototype broadcast-aggregate", "prototype", "spark", "left",
+                           prototype_broadcast_aggregate, only={"asc", "desc", "random", "left20", "hotkey"}
+                           | {f"bucketed{b}" for b in (4, 20, 40, 80, 160)},
+                           note="benchmarks/contenders.py: broadcast left, stream right into max_by; not a macro yet"))
+    why = tempo_status()
+    if why is None:
+        found.append(Contender("tempo", "tempo", "spark", "left", tempo_asof, note="dbl-tempo TSDF.asofJoin"))
+    else:
+        notes.append(why)
+    found.append(Contender("duckdb", "duckdb", "duckdb", "left", duckdb_sql, note="DuckDB ASOF LEFT JOIN"))
+    return found, notes

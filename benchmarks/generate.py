@@ -1,0 +1,214 @@
+"""The thesis's data generator (seed 004, section 3.3.1) and the stored variants.
+
+Left: N unique ids, one row each, `label` at a uniform time in one year of seconds.
+Right: per id, k ~ Normal(20, 2) or Normal(80, 8) feature rows (chosen per id), times
+Uniform(0, max) or Normal(mean ~ Uniform(0, max), sd ~ Uniform(5, 15) days) clipped to
+the year (chosen per id). numpy with a fixed seed; ids are generated in chunks of
+CHUNK ids (each chunk has its own seeded generator), so memory stays bounded at N = 1M
+and the data does not depend on how many chunks run.
+
+Right rows are made unique on (id, ts): with ties the as-of match is ambiguous and no
+checksum could compare engines. Everything is written once as parquet under
+benchmarks/data/ (git-ignored) and reused; a `_SUCCESS` marker says a directory is complete.
+
+Variants (all derived from the ascending base):
+  asc     stored sorted by (id, ts) ascending     desc    sorted descending
+  random  rows in random order                    left20  20 left rows per id (same right)
+  hotkey  one id (0) holds 10% of the right rows  nokey   same files as asc, joined without `by`
+  bucketed<B>  Spark tables bucketed (and sorted) by id into B buckets, made from asc
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+SEED = 4  # seed 004
+MAX_TS = 60 * 60 * 24 * 365  # one year of seconds, the thesis's maximum timestamp
+DAY = 60 * 60 * 24
+CHUNK = 100_000  # ids per generated chunk
+LEFT20_ROWS = 20
+HOT_ID = 0
+HOT_SHARE = 0.10
+
+DATA_DIR = Path(os.environ.get("TEMPORAL_JOINS_BENCH_DATA", Path(__file__).resolve().parent / "data"))
+
+LEFT_SCHEMA = pa.schema([("id", pa.int64()), ("ts", pa.int64()), ("label", pa.int32())])
+RIGHT_SCHEMA = pa.schema([("id", pa.int64()), ("ts", pa.int64()), ("value", pa.float64())])
+
+
+@dataclass(frozen=True)
+class Files:
+    """Parquet locations of one (N, variant): a left file and a directory of right parts."""
+
+    left: Path
+    right: Path
+
+    @property
+    def right_glob(self) -> str:
+        return str(self.right / "*.parquet")
+
+
+def _rng(n: int, chunk: int, salt: int = 0) -> np.random.Generator:
+    return np.random.default_rng([SEED, n, chunk, salt])
+
+
+def _unique_sorted(ids: np.ndarray, ts: np.ndarray, *cols: np.ndarray):
+    """Sort by (id, ts) and keep the first row of every duplicate (id, ts)."""
+    order = np.lexsort((ts, ids))
+    ids, ts = ids[order], ts[order]
+    keep = np.ones(len(ids), dtype=bool)
+    keep[1:] = (ids[1:] != ids[:-1]) | (ts[1:] != ts[:-1])
+    return (ids[keep], ts[keep], *(c[order][keep] for c in cols))
+
+
+def generate_chunk(n: int, chunk: int, left_rows_per_id: int = 1):
+    """(left, right) arrow tables for ids [chunk*CHUNK, min(n, (chunk+1)*CHUNK))."""
+    start, stop = chunk * CHUNK, min(n, (chunk + 1) * CHUNK)
+    ids = np.arange(start, stop, dtype=np.int64)
+    rng = _rng(n, chunk)
+    # the thesis's left table: one label per id at a uniform time
+    left_ts = rng.integers(0, MAX_TS + 1, size=len(ids), dtype=np.int64)
+    labels = rng.integers(0, 2, size=len(ids), dtype=np.int32)
+    # right: per id a count distribution and a time distribution, each chosen uniformly
+    many = rng.random(len(ids)) < 0.5
+    k = np.where(many, rng.normal(80, 8, len(ids)), rng.normal(20, 2, len(ids)))
+    k = np.maximum(np.rint(k), 1).astype(np.int64)
+    uniform_times = rng.random(len(ids)) < 0.5
+    means = rng.uniform(0, MAX_TS, len(ids))
+    sds = rng.uniform(5 * DAY, 15 * DAY, len(ids))
+    rid = np.repeat(ids, k)
+    normal_ts = np.clip(np.rint(rng.normal(np.repeat(means, k), np.repeat(sds, k))), 0, MAX_TS).astype(np.int64)
+    uniform_ts = rng.integers(0, MAX_TS + 1, size=len(rid), dtype=np.int64)
+    rts = np.where(np.repeat(uniform_times, k), uniform_ts, normal_ts)
+    values = rng.normal(0.0, 1.0, len(rid))
+    rid, rts, values = _unique_sorted(rid, rts, values)
+    right = pa.table({"id": rid, "ts": rts, "value": values}, schema=RIGHT_SCHEMA)
+
+    if left_rows_per_id == 1:
+        left = pa.table({"id": ids, "ts": left_ts, "label": labels}, schema=LEFT_SCHEMA)
+    else:
+        # 20 labels per id at uniform times (own generator, so the right table is unchanged)
+        lrng = _rng(n, chunk, salt=left_rows_per_id)
+        lid = np.repeat(ids, left_rows_per_id)
+        lts = lrng.integers(0, MAX_TS + 1, size=len(lid), dtype=np.int64)
+        llab = lrng.integers(0, 2, size=len(lid), dtype=np.int32)
+        lid, lts, llab = _unique_sorted(lid, lts, llab)
+        left = pa.table({"id": lid, "ts": lts, "label": llab}, schema=LEFT_SCHEMA)
+    return left, right
+
+
+def _chunks(n: int) -> int:
+    return (n + CHUNK - 1) // CHUNK
+
+
+def _done(path: Path) -> bool:
+    return (path / "_SUCCESS").exists()
+
+
+def _fresh(path: Path) -> Path:
+    if path.exists():
+        shutil.rmtree(path)
+    (path / "right").mkdir(parents=True)
+    return path
+
+
+def _finish(path: Path) -> None:
+    (path / "_SUCCESS").write_text("ok\n")
+
+
+def files(n: int, variant: str) -> Files:
+    base = DATA_DIR / f"n{n}"
+    if variant in ("asc", "nokey") or variant.startswith("bucketed"):
+        d = base / "asc"
+        return Files(d / "left.parquet", d / "right")
+    if variant == "left20":
+        return Files(base / "left20" / "left.parquet", base / "asc" / "right")
+    if variant == "hotkey":
+        return Files(base / "asc" / "left.parquet", base / "hotkey" / "right")
+    return Files(base / variant / "left.parquet", base / variant / "right")
+
+
+def ensure(n: int, variant: str, log=print) -> Files:
+    """Generate (once) the parquet files a scenario needs; returns their locations."""
+    base = DATA_DIR / f"n{n}"
+    asc = base / "asc"
+    if not _done(asc):
+        log(f"generating n={n} asc ...")
+        _fresh(asc)
+        with pq.ParquetWriter(asc / "left.parquet", LEFT_SCHEMA) as lw:
+            for c in range(_chunks(n)):
+                left, right = generate_chunk(n, c)
+                lw.write_table(left)
+                pq.write_table(right, asc / "right" / f"part-{c:05d}.parquet")
+        _finish(asc)
+    if variant == "left20" and not _done(base / "left20"):
+        log(f"generating n={n} left20 ...")
+        d = base / "left20"
+        if d.exists():
+            shutil.rmtree(d)
+        d.mkdir(parents=True)
+        with pq.ParquetWriter(d / "left.parquet", LEFT_SCHEMA) as lw:
+            for c in range(_chunks(n)):
+                lw.write_table(generate_chunk(n, c, LEFT20_ROWS)[0])
+        _finish(d)
+    if variant == "desc" and not _done(base / "desc"):
+        log(f"writing n={n} desc ...")
+        d = _fresh(base / "desc")
+        left = pq.read_table(asc / "left.parquet")
+        pq.write_table(left.take(np.arange(len(left) - 1, -1, -1)), d / "left.parquet")
+        parts = sorted((asc / "right").glob("*.parquet"), reverse=True)
+        for i, p in enumerate(parts):
+            t = pq.read_table(p)
+            pq.write_table(t.take(np.arange(len(t) - 1, -1, -1)), d / "right" / f"part-{i:05d}.parquet")
+        _finish(d)
+    if variant == "random" and not _done(base / "random"):
+        log(f"writing n={n} random ...")
+        d = _fresh(base / "random")
+        rng = _rng(n, 999_999, salt=7)
+        left = pq.read_table(asc / "left.parquet")
+        pq.write_table(left.take(rng.permutation(len(left))), d / "left.parquet")
+        right = pq.read_table(asc / "right")
+        perm = rng.permutation(len(right))
+        parts = max(1, _chunks(n))
+        for i, idx in enumerate(np.array_split(perm, parts)):
+            pq.write_table(right.take(idx), d / "right" / f"part-{i:05d}.parquet")
+        _finish(d)
+    if variant == "hotkey" and not _done(base / "hotkey"):
+        log(f"writing n={n} hotkey ...")
+        d = _fresh(base / "hotkey")
+        total = 0
+        for i, p in enumerate(sorted((asc / "right").glob("*.parquet"))):
+            t = pq.read_table(p)
+            t = t.filter(pc.not_equal(t["id"], HOT_ID))  # the hot id's rows are replaced below
+            total += len(t)
+            pq.write_table(t, d / "right" / f"part-{i + 1:05d}.parquet")
+        # hot rows / (hot rows + the rest) = HOT_SHARE, times distinct (no ties inside the key)
+        hot = int(round(total * HOT_SHARE / (1 - HOT_SHARE)))
+        rng = _rng(n, 999_999, salt=11)
+        hts = np.sort(rng.choice(MAX_TS + 1, size=min(hot, MAX_TS + 1), replace=False)).astype(np.int64)
+        hot_table = pa.table({"id": np.full(len(hts), HOT_ID, dtype=np.int64), "ts": hts,
+                              "value": rng.normal(0.0, 1.0, len(hts))}, schema=RIGHT_SCHEMA)
+        pq.write_table(hot_table, d / "right" / "part-00000.parquet")
+        _finish(d)
+    return files(n, variant)
+
+
+def ensure_bucketed(spark, n: int, buckets: int, database: str, log=print) -> tuple[str, str]:
+    """Spark tables bucketed and sorted by id (the thesis's pre-bucketed variant), made once from asc."""
+    src = ensure(n, "asc", log)
+    names = (f"{database}.bench_n{n}_b{buckets}_left", f"{database}.bench_n{n}_b{buckets}_right")
+    spark.sql(f"create database if not exists {database}")
+    for name, path in zip(names, (str(src.left), str(src.right))):
+        if not spark.catalog.tableExists(name):
+            log(f"writing bucketed table {name} ...")
+            (spark.read.parquet(path).write.bucketBy(buckets, "id").sortBy("id", "ts")
+             .mode("overwrite").saveAsTable(name))
+    return names

@@ -1,0 +1,112 @@
+"""Per-run metrics, as in the thesis's Table 3.2.
+
+Spark: stage metrics from the monitoring REST API (/api/v1/applications/<app>/stages) when
+the session has a UI; a session without one (the pytest session, spark.ui.enabled=false)
+reads the same AppStatusStore that the REST API serves, through py4j, serialised by the
+same Jackson Scala module, so both paths return the same JSON fields. (sparkMeasure needs a
+JAR, which cannot be installed here.) A run's stages are those with an id above the
+highest id seen before it started.
+
+Peak RSS: the kernel's high-water mark (VmHWM) of the process, reset before each run by
+writing 5 to /proc/<pid>/clear_refs; the JVM for Spark, this Python process for DuckDB.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+
+STAGE_SUMS = ("peakExecutionMemory", "shuffleWriteBytes", "memoryBytesSpilled", "diskBytesSpilled",
+              "executorRunTime", "inputBytes")
+
+
+def reset_peak_rss(pid: int) -> bool:
+    try:
+        Path(f"/proc/{pid}/clear_refs").write_text("5")
+        return True
+    except OSError:
+        return False
+
+
+def peak_rss(pid: int) -> int | None:
+    """VmHWM of a process in bytes (since its last reset_peak_rss)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+class StageSource:
+    """Completed stages and their longest tasks, as the REST API's JSON."""
+
+    def __init__(self, spark):
+        self.spark = spark
+        self.sc = spark.sparkContext
+        self.app_id = self.sc.applicationId
+        self.url = self.sc.uiWebUrl
+        self.kind = "rest" if self.url else "status-store"
+        if not self.url:
+            jvm = self.sc._jvm
+            self._store = self.sc._jsc.sc().statusStore()
+            self._mapper = jvm.com.fasterxml.jackson.databind.ObjectMapper()
+            self._mapper.registerModule(jvm.com.fasterxml.jackson.module.scala.DefaultScalaModule())
+            self._task_sorting = jvm.org.apache.spark.status.api.v1.TaskSorting.valueOf("DECREASING_RUNTIME")
+
+    def _get(self, path: str):
+        with urllib.request.urlopen(f"{self.url}/api/v1/applications/{self.app_id}{path}", timeout=30) as r:
+            return json.loads(r.read())
+
+    def stages(self) -> list[dict]:
+        if self.kind == "rest":
+            return self._get("/stages")
+        s = self._store
+        default = lambda i: getattr(s, f"stageList$default${i}")()  # Scala default arguments
+        seq = s.stageList(None, default(2), default(3), default(4), default(5))
+        return json.loads(self._mapper.writeValueAsString(seq))
+
+    def longest_task(self, stage_id: int, attempt: int) -> dict | None:
+        if self.kind == "rest":
+            tasks = self._get(f"/stages/{stage_id}/{attempt}/taskList?sortBy=-runtime&length=1")
+        else:
+            seq = self._store.taskList(stage_id, attempt, 0, 1, self._task_sorting, None)
+            tasks = json.loads(self._mapper.writeValueAsString(seq))
+        return tasks[0] if tasks else None
+
+    def max_stage_id(self) -> int:
+        return max((st["stageId"] for st in self.stages()), default=-1)
+
+    def settle(self, timeout: float = 10.0) -> None:
+        """Wait until the listener bus has recorded the end of every job and stage."""
+        tracker = self.sc.statusTracker()
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if not tracker.getActiveJobsIds() and not tracker.getActiveStageIds():
+                if all(st["status"] != "ACTIVE" for st in self.stages()):
+                    return
+            time.sleep(0.1)
+
+    def run_metrics(self, after_stage_id: int) -> dict:
+        """Sums over the run's completed stages, and its longest task's share of its stage."""
+        self.settle()
+        stages = [st for st in self.stages() if st["stageId"] > after_stage_id and st["status"] == "COMPLETE"]
+        out = {k: sum(int(st.get(k, 0) or 0) for st in stages) for k in STAGE_SUMS}
+        out["stages"] = len(stages)
+        out["tasks"] = sum(int(st.get("numCompleteTasks", 0) or 0) for st in stages)
+        longest = None
+        for st in stages:
+            task = self.longest_task(st["stageId"], st["attemptId"])
+            if task is None or not task.get("taskMetrics"):
+                continue
+            run_ms = int(task["taskMetrics"]["executorRunTime"])
+            if longest is None or run_ms > longest["task_ms"]:
+                stage_ms = int(st.get("executorRunTime", 0) or 0)
+                longest = {"task_ms": run_ms, "stage_id": st["stageId"], "stage_task_ms": stage_ms,
+                           "stage_tasks": int(st.get("numCompleteTasks", 0) or 0),
+                           "share": (run_ms / stage_ms) if stage_ms else 1.0}
+        out["longest_task"] = longest
+        return out

@@ -1,0 +1,253 @@
+"""Markdown tables (one per scenario and N) and PNG plots, from the benchmark's records.
+
+results.json keeps every record (merged across invocations: a newer record for the same
+scenario, N and contender replaces the older one); RESULTS.md and the PNGs are rewritten
+from all of them, with the machine's description and the load average next to each table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+PEERS = ("spark SortMergeAsOfJoin", "tempo", "thesis exploding", "thesis union")
+
+
+def _human(b) -> str:
+    if b is None:
+        return "–"
+    b = float(b)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(b) < 1024 or unit == "TiB":
+            return f"{b:.0f} {unit}" if unit == "B" else f"{b:.1f} {unit}"
+        b /= 1024
+    return str(b)
+
+
+def _secs(s) -> str:
+    return "–" if s is None else (f"{s:.2f}" if s < 100 else f"{s:.0f}")
+
+
+def machine(spark=None) -> dict:
+    info = {"host": platform.node(), "os": f"{platform.system()} {platform.release()}",
+            "python": platform.python_version(), "cpus": os.cpu_count()}
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                info["cpu"] = line.split(":", 1)[1].strip()
+                break
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                info["memory"] = _human(int(line.split()[1]) * 1024)
+    except OSError:
+        pass
+    try:
+        import duckdb
+        import pyspark
+        info["pyspark"] = pyspark.__version__
+        info["duckdb"] = duckdb.__version__
+    except ImportError:
+        pass
+    if spark is not None:
+        conf = spark.sparkContext.getConf()
+        info["java"] = spark._jvm.java.lang.System.getProperty("java.version")
+        info["spark"] = (f"master {conf.get('spark.master')}, driver memory {conf.get('spark.driver.memory', '?')}, "
+                         f"shuffle partitions {spark.conf.get('spark.sql.shuffle.partitions')}, "
+                         f"AQE {spark.conf.get('spark.sql.adaptive.enabled')}")
+    return info
+
+
+def default_name(records) -> str | None:
+    names = {r["contender"] for r in records}
+    for candidate in ("ours auto", "ours union (default)", "ours union"):
+        if candidate in names:
+            return candidate
+    return None
+
+
+def python_name(records) -> str | None:
+    names = {r["contender"] for r in records}
+    for candidate in ("ours python auto", "ours python native", "ours python arrow"):
+        if candidate in names:
+            return candidate
+    return None
+
+
+def _ok(records, scenario, n, name):
+    for r in records:
+        if (r["scenario"], r["n"], r["contender"]) == (scenario, n, name) and r.get("status") == "ok":
+            return r
+    return None
+
+
+def targets(records) -> list[str]:
+    """Issue 6 item 5, from the largest N measured in the asc scenario."""
+    lines = []
+    ours = default_name(records)
+    py = python_name(records)
+    asc_ns = sorted({r["n"] for r in records if r["scenario"] == "asc"})
+    if not asc_ns or ours is None:
+        return ["(no asc results yet)"]
+    n = asc_ns[-1]
+    peers = [r for p in PEERS if (r := _ok(records, "asc", n, p))]
+    fastest = min(peers, key=lambda r: r["elapsed_s"]) if peers else None
+    duck = _ok(records, "asc", n, "duckdb")
+    for name in [ours] + ([py] if py else []):
+        mine = _ok(records, "asc", n, name)
+        if mine is None:
+            lines.append(f"- asc N={n:,}: `{name}` did not finish")
+            continue
+        if fastest:
+            ratio = fastest["elapsed_s"] / mine["elapsed_s"]
+            lines.append(f"- asc N={n:,}: `{name}` {_secs(mine['elapsed_s'])} s vs fastest peer "
+                         f"`{fastest['contender']}` {_secs(fastest['elapsed_s'])} s: **{ratio:.2f}x faster** "
+                         f"(target >= 1.5x: {'met' if ratio >= 1.5 else 'missed'})")
+        if duck:
+            ratio = mine["elapsed_s"] / duck["elapsed_s"]
+            lines.append(f"- asc N={n:,}: `{name}` / DuckDB = **{ratio:.2f}x** DuckDB's time "
+                         f"(aim <= 4x: {'met' if ratio <= 4 else 'missed'})")
+    for n20 in sorted({r["n"] for r in records if r["scenario"] == "left20"}):
+        a, b = _ok(records, "asc", n20, ours), _ok(records, "left20", n20, ours)
+        if a and b and a.get("peak_execution_memory"):
+            ratio = b["peak_execution_memory"] / a["peak_execution_memory"]
+            lines.append(f"- left20 N={n20:,}: `{ours}` peak execution memory {_human(b['peak_execution_memory'])} "
+                         f"vs {_human(a['peak_execution_memory'])} with one left row per id: **{ratio:.2f}x** "
+                         f"(target <= 1.5x: {'met' if ratio <= 1.5 else 'missed'})")
+    for nh in sorted({r["n"] for r in records if r["scenario"] == "hotkey"}):
+        parts = []
+        for r in records:
+            if r["scenario"] == "hotkey" and r["n"] == nh and r.get("status") != "skipped":
+                lt = r.get("longest_task")
+                share = f"{lt['share'] * 100:.0f}% of its stage" if lt else "n/a"
+                parts.append(f"`{r['contender']}` {r.get('status')}, longest task {share}")
+        lines.append(f"- hotkey N={nh:,}: " + "; ".join(parts))
+    return lines
+
+
+def table(records, scenario, n) -> list[str]:
+    rows = [r for r in records if r["scenario"] == scenario and r["n"] == n]
+    ours = _ok(records, scenario, n, default_name(records) or "")
+    head = ("| contender | status | correct | elapsed s, median (min–max; runs) | x ours default | peak exec memory "
+            "| shuffle written | memory spill | disk spill | peak RSS | longest task / its stage | rows |")
+    out = [head, "|" + "---|" * 12]
+    for r in rows:
+        if r.get("status") == "ok":
+            lt = r.get("longest_task")
+            lts = f"{lt['task_ms'] / 1000:.1f} s / {lt['stage_task_ms'] / 1000:.1f} s ({lt['share'] * 100:.0f}%)" if lt else "–"
+            ratio = f"{r['elapsed_s'] / ours['elapsed_s']:.2f}" if ours else "–"
+            spark = r["engine"] == "spark"
+            warm = sum(1 for run in r.get("runs", []) if run.get("warmup"))
+            runs = f"{r.get('timed_runs', '?')} timed" + (f" + {warm} warm-up" if warm else ", no warm-up")
+            out.append(f"| {r['contender']} | ok | {'yes' if r['correct'] else '**NO**'} | {_secs(r['elapsed_s'])} "
+                       f"({_secs(r['elapsed_min_s'])}–{_secs(r['elapsed_max_s'])}; {runs}) | {ratio} "
+                       f"| {_human(r['peak_execution_memory']) if spark else '–'} "
+                       f"| {_human(r['shuffle_write_bytes']) if spark else '–'} "
+                       f"| {_human(r['memory_spill_bytes']) if spark else '–'} "
+                       f"| {_human(r['disk_spill_bytes']) if spark else '–'} | {_human(r['peak_rss'])} | {lts} "
+                       f"| {r['rows']:,} |")
+        elif r.get("status") == "skipped":
+            out.append(f"| {r['contender']} | skipped: {r['why']} |" + " |" * 10)
+        else:
+            out.append(f"| {r['contender']} | {r.get('status')}: {r.get('error', '')[:120].replace('|', '/')} |"
+                       + " |" * 10)
+    load = rows[0].get("load_before", "?") if rows else "?"
+    load_after = rows[0].get("load_after", "?") if rows else "?"
+    return [f"### {scenario}, N = {n:,}", "", f"Load average (1/5/15 min) before: {load}; after: {load_after}.", ""] + out + [""]
+
+
+def plots(out: Path, records) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = []
+    names = list(dict.fromkeys(r["contender"] for r in records))
+    colors = {name: plt.cm.tab20(i % 20) for i, name in enumerate(names)}  # more contenders than tab10 colors
+    scen = [s for s in ("asc", "desc", "random") if any(r["scenario"] == s for r in records)]
+    if scen:
+        fig, axes = plt.subplots(1, len(scen), figsize=(5.5 * len(scen), 4.5), squeeze=False)
+        for ax, s in zip(axes[0], scen):
+            for name in names:
+                pts = sorted((r["n"], r["elapsed_s"]) for r in records
+                             if r["scenario"] == s and r["contender"] == name and r.get("status") == "ok")
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name, color=colors[name])
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel("N (unique ids)")
+            ax.set_ylabel("elapsed s (median)")
+            ax.set_title(f"sort-{s}")
+            ax.grid(True, which="both", alpha=0.3)
+        axes[0][0].legend(fontsize=7)
+        fig.suptitle("Elapsed time vs N (cf. thesis Figure 5.1)")
+        fig.tight_layout()
+        fig.savefig(out / "elapsed_vs_n.png", dpi=110)
+        plt.close(fig)
+        written.append("elapsed_vs_n.png")
+    asc = [r for r in records if r["scenario"] == "asc" and r.get("status") == "ok" and r["engine"] == "spark"]
+    if asc:
+        ns = sorted({r["n"] for r in asc})
+        spark_names = [n for n in names if any(r["contender"] == n for r in asc)]
+        fig, axes = plt.subplots(1, 2, figsize=(13, 4.5))
+        width = 0.8 / max(1, len(spark_names))
+        for ax, key, title in ((axes[0], "peak_execution_memory", "peak execution memory (sum over tasks)"),
+                               (axes[1], "shuffle_write_bytes", "shuffle bytes written")):
+            for i, name in enumerate(spark_names):
+                vals = []
+                for n in ns:
+                    r = _ok(records, "asc", n, name)
+                    vals.append((r.get(key) or 0) / 2**20 if r else 0)
+                ax.bar([j + i * width for j in range(len(ns))], vals, width, label=name, color=colors[name])
+            ax.set_xticks([j + 0.4 - width / 2 for j in range(len(ns))], [f"{n:,}" for n in ns])
+            ax.set_yscale("symlog")
+            ax.set_ylabel("MiB")
+            ax.set_xlabel("N (unique ids), sort-asc")
+            ax.set_title(title)
+        axes[0].legend(fontsize=7)
+        fig.suptitle("Memory and shuffle per method (cf. thesis Table 5.2)")
+        fig.tight_layout()
+        fig.savefig(out / "memory_shuffle.png", dpi=110)
+        plt.close(fig)
+        written.append("memory_shuffle.png")
+    return written
+
+
+def merge(out: Path, new_records) -> list[dict]:
+    path = out / "results.json"
+    old = json.loads(path.read_text())["records"] if path.exists() else []
+    key = lambda r: (r["scenario"], r["n"], r["contender"])  # noqa: E731
+    latest = {key(r): r for r in new_records}  # within one invocation too, the last run of a key wins
+    return [r for r in old if key(r) not in latest] + list(latest.values())
+
+
+def write(out: Path, new_records, *, notes=(), command="", spark=None, sqls=None, machine_info=None) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    records = merge(out, new_records)
+    info = {**(machine_info or {}), **machine(spark)}
+    (out / "results.json").write_text(json.dumps({"machine": info, "records": records}, indent=1, default=str))
+    if sqls:
+        (out / "ours_sql.md").write_text("\n\n".join(f"### {k}\n\n```sql\n{v}\n```" for k, v in sorted(sqls.items())))
+    images = plots(out, records)
+    lines = ["# As-of join benchmark results", "",
+             f"Written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `{command}`.", "",
+             "## Machine", ""] + [f"- {k}: {v}" for k, v in info.items()] + [
+             "", "Each contender: warm-up runs (discarded; one by default), then the median of the timed runs (three by "
+             "default; each table says how many a record had). Elapsed time is one "
+             "checksum query over the join output (rows read from parquet, joined, every output column summed); the "
+             "checksum is compared with DuckDB's ASOF JOIN on the same files. Peak execution memory, shuffle and "
+             "spill are sums over the run's stages (Spark's monitoring REST API); peak RSS is the JVM's (DuckDB: this "
+             "process's) high-water mark during the run.", "", "## Targets (issue 6, item 5)", ""] + targets(records) + [""]
+    if notes:
+        lines += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
+    lines += ["## Tables", ""]
+    order = {"asc": 0, "desc": 1, "random": 2, "left20": 3, "hotkey": 4, "nokey": 5}
+    for scenario, n in sorted({(r["scenario"], r["n"]) for r in records},
+                              key=lambda sn: (order.get(sn[0], 6), sn[0], sn[1])):
+        lines += table(records, scenario, n)
+    lines += ["## Plots", ""] + [f"![{i}]({i})" for i in images] + [""]
+    (out / "RESULTS.md").write_text("\n".join(lines))
+    return out / "RESULTS.md"

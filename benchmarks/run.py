@@ -1,0 +1,322 @@
+"""Run the as-of join benchmark: `python -m benchmarks.run --size quick|full|smoke [filters]`.
+
+Every contender runs warm-up + `repeats` times per scenario in one SparkSession (the
+warm-up is discarded; the table shows the median). The timed action is one checksum
+query over the join's output (count, matched count and exact sums of every column), so
+every run is also a correctness check against DuckDB's ASOF JOIN on the same files.
+Results merge into <out>/results.json (same scenario, N and contender replace the old
+record), then <out>/RESULTS.md and the PNG plots are rewritten from all records.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+from . import contenders as C
+from . import generate, metrics, report
+
+REPO = Path(__file__).resolve().parents[1]
+RESULTS = Path(__file__).resolve().parent / "results"
+BUCKETS = (20, 40, 80, 160)
+
+# {scenario: [N, ...]} per size preset
+SIZES = {
+    "smoke": {"asc": [300], "desc": [300], "left20": [300], "hotkey": [300], "nokey": [300], "bucketed4": [300]},
+    "quick": {"asc": [1_000, 10_000, 100_000], "desc": [10_000], "random": [10_000], "left20": [10_000],
+              "hotkey": [10_000], "nokey": [10_000], "bucketed20": [10_000], "bucketed160": [10_000]},
+    "full": {"asc": [1_000, 10_000, 100_000, 1_000_000], "desc": [100_000], "random": [100_000],
+             "left20": [100_000, 1_000_000], "hotkey": [100_000, 1_000_000], "nokey": [100_000],
+             **{f"bucketed{b}": [100_000] for b in BUCKETS}},
+}
+
+
+def spark_settings(name: str) -> dict[str, str]:
+    """Runtime settings for one contender (applied per run, restored afterwards)."""
+    return {
+        "spark.sql.join.asofJoin.enabled": "true",
+        # Spark's SortMergeAsOfJoin on for every contender except the one measuring the default rewrite
+        "spark.sql.join.sortMergeAsOfJoin.enabled": "false" if name == "spark default rewrite" else "true",
+    }
+
+
+class Bench:
+    def __init__(self, spark, sqls: dict[str, str], *, repeats: int = 3, warmup: int = 1, timeout: float = 600,
+                 shuffle_partitions: int = 200, database: str = "tj_bench", log=print,
+                 duckdb_memory: str = "4GB"):
+        self.spark = spark
+        self.repeats, self.warmup, self.timeout = repeats, warmup, timeout
+        self.database = database
+        self.log = log
+        self.shuffle_partitions = shuffle_partitions
+        self.duckdb_memory = duckdb_memory
+        self.contenders, self.notes = C.all_contenders(sqls)
+        self.stages = metrics.StageSource(spark)
+        self.jvm_pid = int(spark._jvm.java.lang.ProcessHandle.current().pid())
+        self.records: list[dict] = []
+
+    # ------------------------------------------------------------ scenario set-up
+    def prepare(self, name: str, n: int) -> C.Scenario:
+        variant = "asc" if name.startswith("bucketed") else name
+        files = generate.ensure(n, variant, log=self.log)
+        scenario = C.Scenario(name, n, [] if name == "nokey" else ["id"], str(files.left), files.right_glob)
+        if name.startswith("bucketed"):
+            left_table, right_table = generate.ensure_bucketed(self.spark, n, int(name[len("bucketed"):]),
+                                                               self.database, log=self.log)
+            self.spark.table(left_table).createOrReplaceTempView(C.LEFT_VIEW)
+            self.spark.table(right_table).createOrReplaceTempView(C.RIGHT_VIEW)
+        else:
+            self.spark.read.parquet(str(files.left)).createOrReplaceTempView(C.LEFT_VIEW)
+            self.spark.read.parquet(str(files.right)).createOrReplaceTempView(C.RIGHT_VIEW)
+        return scenario
+
+    # ------------------------------------------------------------ one run
+    def _spark_run(self, contender: C.Contender, scenario: C.Scenario) -> dict:
+        conf = self.spark.conf
+        settings = {"spark.sql.shuffle.partitions": str(self.shuffle_partitions), **spark_settings(contender.name)}
+        saved = {k: conf.get(k, None) for k in settings}
+        for k, v in settings.items():
+            conf.set(k, v)
+        try:
+            df = contender.build(self.spark, scenario)
+            view = f"bench_q_{uuid.uuid4().hex[:8]}"
+            df.createOrReplaceTempView(view)
+            query = self.spark.sql(C.checksum_sql(f"select * from {view}", with_value=scenario.keyed))
+            before = self.stages.max_stage_id()
+            metrics.reset_peak_rss(self.jvm_pid)
+            sc = self.spark.sparkContext
+            group = f"bench-{uuid.uuid4().hex}"
+            box: dict = {}
+
+            def work():
+                sc.setJobGroup(group, group, interruptOnCancel=True)
+                try:
+                    box["row"] = query.collect()[0].asDict()
+                except Exception as exc:  # recorded: a failing contender is a result, not a crash
+                    box["error"] = exc
+
+            start = time.perf_counter()
+            thread = threading.Thread(target=work, daemon=True)
+            thread.start()
+            thread.join(self.timeout)
+            elapsed = time.perf_counter() - start
+            if thread.is_alive():
+                sc.cancelJobGroup(group)
+                thread.join(120)
+                return {"status": "timeout", "elapsed_s": elapsed}
+            self.spark.catalog.dropTempView(view)
+            if "error" in box:
+                return {"status": "error", "error": _short(box["error"]), "elapsed_s": elapsed}
+            run = {"status": "ok", "elapsed_s": elapsed, "checksum": _plain(box["row"]),
+                   "peak_rss": metrics.peak_rss(self.jvm_pid)}
+            run.update(self.stages.run_metrics(before))
+            return run
+        except Exception as exc:
+            return {"status": "error", "error": _short(exc)}
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    conf.unset(k)
+                else:
+                    conf.set(k, v)
+
+    def _duckdb_connect(self):
+        import duckdb
+
+        con = duckdb.connect()
+        con.execute("set threads = 2")  # the same two cores Spark's local[2] gets
+        con.execute(f"set memory_limit = '{self.duckdb_memory}'")
+        return con
+
+    def _duckdb_run(self, scenario: C.Scenario, join: str = "left") -> dict:
+        con = self._duckdb_connect()
+        try:
+            sql = C.checksum_sql(C.duckdb_sql(scenario, join), with_value=scenario.keyed)
+            pid = os.getpid()
+            metrics.reset_peak_rss(pid)
+            timer = threading.Timer(self.timeout, con.interrupt)
+            start = time.perf_counter()
+            timer.start()
+            try:
+                cur = con.execute(sql)
+                names = [d[0] for d in cur.description]
+                row = dict(zip(names, cur.fetchone()))
+            except Exception as exc:
+                elapsed = time.perf_counter() - start
+                status = "timeout" if elapsed >= self.timeout else "error"
+                return {"status": status, "error": _short(exc), "elapsed_s": elapsed}
+            finally:
+                timer.cancel()
+            return {"status": "ok", "elapsed_s": time.perf_counter() - start, "checksum": _plain(row),
+                    "peak_rss": metrics.peak_rss(pid)}
+        finally:
+            con.close()
+
+    # ------------------------------------------------------------ a scenario
+    def run_scenario(self, name: str, n: int, only: re.Pattern | None = None) -> list[dict]:
+        scenario = self.prepare(name, n)
+        load_before = _loadavg()
+        self.log(f"== {name} N={n:,} (load {load_before})")
+        references = {}
+        for join in ("left", "inner"):
+            ref = self._duckdb_run(scenario, join)
+            if ref["status"] != "ok":
+                raise RuntimeError(f"DuckDB reference failed for {name} N={n}: {ref}")
+            references[join] = ref["checksum"]
+        out = []
+        for contender in self.contenders:
+            if only is not None and not only.search(contender.name):
+                continue
+            record = {"scenario": name, "n": n, "contender": contender.name, "family": contender.family,
+                      "engine": contender.engine, "join": contender.join, "note": contender.note,
+                      "reference": references[contender.join]}
+            why_not = contender.applies(scenario)
+            if why_not:
+                record.update(status="skipped", why=why_not)
+                out.append(record)
+                continue
+            runs = []
+            for i in range(self.warmup + self.repeats):
+                run = (self._duckdb_run(scenario) if contender.engine == "duckdb"
+                       else self._spark_run(contender, scenario))
+                run["warmup"] = i < self.warmup
+                if run["status"] == "ok":
+                    run["correct"] = run["checksum"] == references[contender.join]
+                runs.append(run)
+                self.log(f"   {contender.name:<26} run {i}: {run['status']} {run.get('elapsed_s', 0):8.2f}s"
+                         + ("" if run.get("correct", True) else "  CHECKSUM MISMATCH")
+                         + (f"  {run.get('error', '')[:160]}" if run["status"] != "ok" else ""))
+                if run["status"] != "ok":
+                    break
+            record["runs"] = runs
+            record.update(summarise(runs))
+            out.append(record)
+        load_after = _loadavg()
+        for record in out:
+            record["load_before"], record["load_after"] = load_before, load_after
+        self.records.extend(out)
+        return out
+
+
+def summarise(runs: list[dict]) -> dict:
+    """The record's headline numbers: medians over the timed (non-warm-up) runs."""
+    failed = [r for r in runs if r["status"] != "ok"]
+    timed = [r for r in runs if r["status"] == "ok" and not r["warmup"]]
+    if failed:
+        return {"status": failed[0]["status"], "error": failed[0].get("error", ""),
+                "correct": all(r.get("correct", True) for r in runs if r["status"] == "ok")}
+    if not timed:  # only a warm-up was asked for
+        timed = runs
+
+    def med(key):
+        values = [r[key] for r in timed if r.get(key) is not None]
+        return statistics.median(values) if values else None
+
+    longest = max((r["longest_task"] for r in timed if r.get("longest_task")), key=lambda t: t["share"],
+                  default=None)
+    return {"status": "ok", "correct": all(r["correct"] for r in runs), "rows": timed[0]["checksum"]["n_rows"],
+            "elapsed_s": med("elapsed_s"), "elapsed_min_s": min(r["elapsed_s"] for r in timed),
+            "elapsed_max_s": max(r["elapsed_s"] for r in timed),
+            "peak_execution_memory": med("peakExecutionMemory"), "shuffle_write_bytes": med("shuffleWriteBytes"),
+            "memory_spill_bytes": med("memoryBytesSpilled"), "disk_spill_bytes": med("diskBytesSpilled"),
+            "peak_rss": med("peak_rss"), "longest_task": longest, "timed_runs": len(timed)}
+
+
+def _plain(row: dict) -> dict:
+    return {k: (int(v) if v is not None else None) for k, v in row.items()}
+
+
+def _short(exc) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}"[:400]
+
+
+def _loadavg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
+def make_session(driver_memory: str, data_dir: Path, shuffle_partitions: int):
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    state = data_dir / "spark"
+    state.mkdir(parents=True, exist_ok=True)
+    builder = (SparkSession.builder.master("local[2]").appName("temporal_joins benchmark")
+               .config("spark.ui.enabled", "true").config("spark.ui.port", "0")  # the REST API; any free port
+               .config("spark.ui.showConsoleProgress", "false")
+               .config("spark.driver.memory", driver_memory)
+               .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
+               .config("spark.sql.session.timeZone", "UTC")
+               # bucketed tables need a metastore: a Derby one beside the data, reused across runs
+               .config("spark.sql.warehouse.dir", str(state / "warehouse"))
+               .config("spark.hadoop.javax.jdo.option.ConnectionURL",
+                       f"jdbc:derby:;databaseName={state}/metastore_db;create=true")
+               .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={state}")
+               .enableHiveSupport())
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--size", choices=sorted(SIZES), default="quick")
+    p.add_argument("--scenarios", help="regex on scenario names (default: all of the size)")
+    p.add_argument("--n", type=int, action="append", help="only these N (repeatable)")
+    p.add_argument("--contenders", help="regex on contender names (default: all)")
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--warmup", type=int, default=1)
+    p.add_argument("--timeout", type=float, default=900, help="seconds per run before it is cancelled")
+    p.add_argument("--shuffle-partitions", type=int, default=200, help="the thesis's setting")
+    p.add_argument("--driver-memory", default=os.environ.get("TEMPORAL_JOINS_BENCH_DRIVER_MEMORY", "4g"))
+    p.add_argument("--out", type=Path, default=None, help="results directory (default benchmarks/results/<size>)")
+    p.add_argument("--merge-from", type=Path, nargs="+", help="only merge these results directories into --out "
+                   "(their records replace the same scenario, N and contender) and rewrite the report")
+    args = p.parse_args(argv)
+
+    out = args.out or RESULTS / args.size
+    if args.merge_from:
+        records, notes, info = [], [], {}
+        for d in args.merge_from:
+            saved = json.loads((d / "results.json").read_text())
+            records += saved["records"]
+            info = {**saved.get("machine", {}), **info}
+            notes += [line[2:] for line in (d / "RESULTS.md").read_text().split("## Notes")[-1].splitlines()
+                      if line.startswith("- ")] if "## Notes" in (d / "RESULTS.md").read_text() else []
+        report.write(out, records, notes=list(dict.fromkeys(notes)), machine_info=info,
+                     command="python -m benchmarks.run --merge-from " + " ".join(map(str, args.merge_from)))
+        print(f"results: {out}/RESULTS.md")
+        return 0
+    plan = [(s, n) for s, ns in SIZES[args.size].items() for n in ns
+            if (not args.scenarios or re.search(args.scenarios, s)) and (not args.n or n in args.n)]
+    only = re.compile(args.contenders) if args.contenders else None
+
+    spark = make_session(args.driver_memory, generate.DATA_DIR, args.shuffle_partitions)
+    sqls = C.render_with_dbt(C.render_calls(), generate.DATA_DIR / "dbt")
+    bench = Bench(spark, sqls, repeats=args.repeats, warmup=args.warmup, timeout=args.timeout,
+                  shuffle_partitions=args.shuffle_partitions)
+    for note in bench.notes:
+        print("note:", note)
+    command = "python -m benchmarks.run " + " ".join(argv if argv is not None else sys.argv[1:])
+    for name, n in sorted(plan, key=lambda sn: (sn[1], sn[0])):
+        bench.run_scenario(name, n, only)
+        # write after every scenario, so a long run leaves its results behind if stopped
+        report.write(out, bench.records, notes=bench.notes, command=command, spark=spark, sqls=sqls)
+    spark.stop()
+    print(f"results: {out}/RESULTS.md")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
