@@ -20,7 +20,7 @@ SQLFLUFF = [sys.executable, "-m", "sqlfluff"]
 # Rules that judge what the generated SQL means. Left out, on purpose: layout (LT) and
 # capitalisation (CP) of generated text, RF03/RF06 (every identifier is backtick-quoted and
 # qualified only where needed), AL09 (`x` as `x` keeps output names explicit), ST04/ST06/ST09
-# (nested CASE, select-list order, join-condition order: generated shapes), AM04 (`__tj_l.*`
+# (nested CASE, select-list order, join-condition order: generated shapes), AM04 (`tj__l.*`
 # when the left input is a CTE whose columns cannot be known).
 GENERATED_RULES = "ambiguous,convention,structure,references.from,references.qualification,aliasing"
 GENERATED_EXCLUDED = "AM04,AL09,ST04,ST06,ST09"

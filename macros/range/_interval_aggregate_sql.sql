@@ -1,0 +1,90 @@
+{#-
+  SQL for interval_aggregate: seed 001's sweep line, in one UNION ALL, one shuffle by the
+  keys, one sort and one running window; no join at all.
+
+  Events per key: each left point (delta null), +value at each right start, -value at each
+  right end. A running SUM over (time, tie) gives, at each point, the sum of the values of
+  the intervals started and not yet ended. The tie order at equal times decides the ends:
+  an inclusive start sorts before the points at its time (0), an exclusive one after them
+  (2); an inclusive end sorts after them (2), an exclusive one before them (0). Points are 1.
+  A parallel running count of non-null values gives COUNT(value); SUM is null when it is 0,
+  as SQL's SUM over no values. Right rows with a null key or bound, or start > end, are
+  dropped (they contain no point); left rows with a null time get count 0.
+-#}
+{% macro _interval_aggregate_sql(spec, dialect) %}
+  {%- set keys = [] -%}
+  {%- for pair in spec.by -%}{%- do keys.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
+  {%- set v = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.value) -%}
+  {%- set rs = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_start) -%}
+  {%- set re = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_end) -%}
+  {%- set valid = [rs ~ ' is not null', re ~ ' is not null', rs ~ ' <= ' ~ re] -%}
+  {%- for pair in spec.by -%}{%- do valid.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}{%- endfor -%}
+  {%- set right_keys = temporal_joins._range_key_select(spec.by, 1, 'tj__rsrc') -%}
+  {%- set window = 'over (' ~ ('partition by ' ~ keys | join(', ') ~ ' ' if keys else '')
+        ~ 'order by tj__t asc, tj__tie asc rows between unbounded preceding and current row)' -%}
+  {%- set start_tie = 0 if spec.start_inclusive else 2 -%}
+  {%- set end_tie = 2 if spec.end_inclusive else 0 -%}
+  {%- set aggs = [] -%}
+  {%- for o in spec.outputs -%}
+    {%- if o.agg == 'sum' -%}
+      {%- do aggs.append('case when tj__n > 0 then tj__sum end as ' ~ temporal_joins._tj_q(o.output)) -%}
+    {%- elif o.agg == 'count' -%}
+      {%- do aggs.append('case when tj__t is null then 0 else coalesce(tj__n, 0) end as ' ~ temporal_joins._tj_q(o.output)) -%}
+    {%- else -%}
+      {%- do aggs.append('case when tj__n > 0 then cast(tj__sum as double) / tj__n end as ' ~ temporal_joins._tj_q(o.output)) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set left_out = [] -%}
+  {%- if spec.left_columns is none -%}
+    {%- do left_out.append('tj__swept.tj__l.*') -%}
+  {%- else -%}
+    {%- for c in spec.left_columns -%}{%- do left_out.append('tj__swept.tj__l.' ~ temporal_joins._tj_q(c) ~ ' as ' ~ temporal_joins._tj_q(c)) -%}{%- endfor -%}
+  {%- endif -%}
+select
+  {{ (left_out + aggs) | join(',\n  ') }}
+from (
+  select tj__side, tj__l, tj__t,
+    sum(tj__dv) {{ window }} as tj__sum,
+    sum(tj__dn) {{ window }} as tj__n
+  from (
+    select
+      {%- for k in temporal_joins._range_key_select(spec.by, 0, 'tj__lsrc') %}
+      {{ k }},
+      {%- endfor %}
+      tj__lsrc.{{ temporal_joins._tj_q(spec.left_time) }} as tj__t,
+      1 as tj__tie,
+      1 as tj__side,
+      {{ temporal_joins._tj_pack_left('tj__lsrc', spec.left_columns) }} as tj__l,
+      null as tj__dv,
+      0 as tj__dn
+    from {{ spec.left }} as tj__lsrc
+    union all
+    select
+      {%- for k in right_keys %}
+      {{ k }},
+      {%- endfor %}
+      {{ rs }} as tj__t,
+      {{ start_tie }} as tj__tie,
+      0 as tj__side,
+      null as tj__l,
+      {{ v }} as tj__dv,
+      case when {{ v }} is null then 0 else 1 end as tj__dn
+    from {{ spec.right }} as tj__rsrc
+    where {{ valid | join(' and ') }}
+    union all
+    select
+      {%- for k in right_keys %}
+      {{ k }},
+      {%- endfor %}
+      {{ re }} as tj__t,
+      {{ end_tie }} as tj__tie,
+      0 as tj__side,
+      null as tj__l,
+      0 - {{ v }} as tj__dv,
+      case when {{ v }} is null then 0 else -1 end as tj__dn
+    from {{ spec.right }} as tj__rsrc
+    where {{ valid | join(' and ') }}
+  ) as tj__events
+) as tj__swept
+where tj__side = 1
+{% endmacro %}

@@ -1,0 +1,108 @@
+{#-
+  SQL for interval_join (bucketing as in _range_sql.sql; bins from _interval_join_spec).
+
+  point:   the left point keeps one bucket; each right interval is copied into every bucket
+           from its start's to its end's. Left outer is a plain LEFT JOIN: the left side is
+           not copied.
+  overlap: both sides are copied, so a pair meets in every bucket both intervals cover; it
+           is kept only in the bucket of greatest(left start, right start), which both
+           cover, so it comes out exactly once (no DISTINCT, which would merge genuinely
+           duplicate rows). Left outer: a left row without any match comes out once, from
+           its first copy (or its only row, when a null or reversed bound left it no bucket).
+-#}
+
+{#- One side: keys, epoch start/end (tj__s, tj__e; a point has only tj__e), the packed row, bucket(s). -#}
+{% macro _interval_side(spec, side, start_col, end_col, outer, dialect) %}
+  {%- set src = spec.left if side == 0 else spec.right -%}
+  {%- set alias = 'tj__src' -%}
+  {%- set packed = temporal_joins._tj_pack_left(alias, spec.left_columns) if side == 0
+        else temporal_joins._tj_pack_right(alias, spec.right_columns) -%}
+  {%- set e = temporal_joins._range_epoch(alias ~ '.' ~ temporal_joins._tj_q(end_col), spec.epoch_kind, dialect) -%}
+  {%- set cols = temporal_joins._range_key_select(spec.by, side, alias) -%}
+  {%- if start_col is none -%}
+    {%- do cols.append(e ~ ' as tj__e') -%}
+    {%- do cols.append(packed ~ ' as tj__row') -%}
+    {%- if spec.strategy == 'bucketed' -%}{%- do cols.append(temporal_joins._range_bucket(e, spec.epoch_kind, spec.bin) ~ ' as tj__b') -%}{%- endif -%}
+    {{ return('(select ' ~ cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias ~ ')') }}
+  {%- endif -%}
+  {%- set s = temporal_joins._range_epoch(alias ~ '.' ~ temporal_joins._tj_q(start_col), spec.epoch_kind, dialect) -%}
+  {%- do cols.append(s ~ ' as tj__s') -%}
+  {%- do cols.append(e ~ ' as tj__e') -%}
+  {%- do cols.append(packed ~ ' as tj__row') -%}
+  {%- if spec.strategy != 'bucketed' -%}
+    {{ return('(select ' ~ cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias ~ ')') }}
+  {%- endif -%}
+  {%- do cols.append(temporal_joins._range_bucket(s, spec.epoch_kind, spec.bin) ~ ' as tj__lo') -%}
+  {%- do cols.append(temporal_joins._range_bucket(e, spec.epoch_kind, spec.bin) ~ ' as tj__hi') -%}
+  {%- set copies = temporal_joins._range_copies('tj__one.tj__lo', 'tj__one.tj__hi', 'tj__one.tj__s <= tj__one.tj__e', outer, dialect) -%}
+  {%- set outer_cols = [] -%}
+  {%- for pair in spec.by -%}{%- do outer_cols.append('tj__one.tj__k' ~ loop.index0) -%}{%- endfor -%}
+  {%- set outer_cols = outer_cols + ['tj__one.tj__s', 'tj__one.tj__e', 'tj__one.tj__row', copies.bucket ~ ' as tj__b'] -%}
+  {%- if outer -%}
+    {#- the copy that speaks for the row when it has no match: its first bucket, or its only (null-bucket) row -#}
+    {%- do outer_cols.append('case when ' ~ copies.bucket ~ ' is null or ' ~ copies.bucket ~ ' = tj__one.tj__lo then 1 else 0 end as tj__home') -%}
+  {%- endif -%}
+  {{ return('(select ' ~ outer_cols | join(', ') ~ ' from (select ' ~ cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias
+      ~ ') as tj__one ' ~ copies.clause ~ ')') }}
+{% endmacro %}
+
+{% macro _interval_join_sql(spec, dialect) %}
+  {%- set out = temporal_joins._tj_unpack('tj__pairs.tj__l', spec.left_columns, 'tj__pairs.tj__r', spec.right_columns) -%}
+  {%- set bucketed = spec.strategy == 'bucketed' -%}
+  {%- set jt = 'inner' if spec.join_type == 'inner' else 'left outer' -%}
+  {%- set on = temporal_joins._range_key_on(spec.by, 'tj__lt', 'tj__rt') -%}
+  {%- if bucketed -%}{%- do on.append('tj__lt.tj__b = tj__rt.tj__b') -%}{%- endif -%}
+  {%- set right_side = temporal_joins._interval_side(spec, 1, spec.right_start, spec.right_end, false, dialect) -%}
+  {%- if spec.mode == 'point' -%}
+    {%- do on.append('tj__rt.tj__s ' ~ ('<=' if spec.start_inclusive else '<') ~ ' tj__lt.tj__e') -%}
+    {%- do on.append('tj__lt.tj__e ' ~ ('<=' if spec.end_inclusive else '<') ~ ' tj__rt.tj__e') -%}
+select
+  {{ out }}
+from (
+  select tj__lt.tj__row as tj__l, tj__rt.tj__row as tj__r
+  from {{ temporal_joins._interval_side(spec, 0, none, spec.left_time, false, dialect) }} as tj__lt
+  {{ jt }} join {{ right_side }} as tj__rt
+    on {{ on | join('\n    and ') }}
+) as tj__pairs
+  {%- else -%}
+    {#- closed intervals touch when an end equals a start; otherwise they must overlap strictly. Reversed intervals never match. -#}
+    {%- set op = ' <= ' if spec.start_inclusive and spec.end_inclusive else ' < ' -%}
+    {%- do on.append('tj__lt.tj__s' ~ op ~ 'tj__rt.tj__e') -%}
+    {%- do on.append('tj__rt.tj__s' ~ op ~ 'tj__lt.tj__e') -%}
+    {%- do on.append('tj__lt.tj__s' ~ op ~ 'tj__lt.tj__e') -%}
+    {%- do on.append('tj__rt.tj__s' ~ op ~ 'tj__rt.tj__e') -%}
+    {%- if bucketed -%}
+      {%- do on.append('tj__lt.tj__b = ' ~ temporal_joins._range_bucket('greatest(tj__lt.tj__s, tj__rt.tj__s)', spec.epoch_kind, spec.bin)) -%}
+    {%- endif -%}
+    {%- set left_outer = bucketed and spec.join_type == 'left' -%}
+    {%- set left_side = temporal_joins._interval_side(spec, 0, spec.left_start, spec.left_end, left_outer, dialect) -%}
+    {%- if left_outer -%}
+      {%- set keys = [] -%}
+      {%- for pair in spec.by -%}{%- do keys.append('tj__lt.tj__k' ~ loop.index0) -%}{%- endfor -%}
+      {#- whether a left row matches depends only on its keys and bounds, so a window over them tells every copy -#}
+select
+  {{ out }}
+from (
+  select tj__l, tj__r
+  from (
+    select tj__lt.tj__row as tj__l, tj__rt.tj__row as tj__r, tj__lt.tj__home,
+      max(case when tj__rt.tj__row is not null then 1 else 0 end)
+        over (partition by {{ (keys + ['tj__lt.tj__s', 'tj__lt.tj__e']) | join(', ') }}) as tj__matched
+    from {{ left_side }} as tj__lt
+    left outer join {{ right_side }} as tj__rt
+      on {{ on | join('\n      and ') }}
+  ) as tj__all
+  where tj__r is not null or (tj__home = 1 and tj__matched = 0)
+) as tj__pairs
+    {%- else %}
+select
+  {{ out }}
+from (
+  select tj__lt.tj__row as tj__l, tj__rt.tj__row as tj__r
+  from {{ left_side }} as tj__lt
+  {{ jt }} join {{ right_side }} as tj__rt
+    on {{ on | join('\n    and ') }}
+) as tj__pairs
+    {%- endif -%}
+  {%- endif %}
+{% endmacro %}

@@ -1,0 +1,369 @@
+{#-
+  Defaults and argument checks shared by range_join, interval_join and interval_aggregate,
+  built on the shared core (_validation.sql). Everything here is dialect-free; the
+  _range_*_sql macros render it.
+
+  Times are compared as exact "epoch numbers" (_range_epoch): timestamps as microseconds
+  since the epoch (so '1 day' is always 86,400 s of elapsed time, whatever the session
+  time zone and DST), dates as days, integers as decimal(20,0) (no overflow), decimals as
+  they are and floating point as double. Buckets are floor(epoch / bin) in double.
+-#}
+
+{#- How a time kind is compared: micros | days | integral | decimal | double. -#}
+{% macro _range_epoch_kind(kind, infos_and_columns) %}
+  {%- if kind == 'timestamp' -%}{{ return('micros') }}
+  {%- elif kind == 'date' -%}{{ return('days') }}
+  {%- elif kind == 'numeric_integral' -%}{{ return('integral') }}
+  {%- endif -%}
+  {#- numeric: exact only when every time column is a known decimal -#}
+  {%- for pair in infos_and_columns -%}
+    {%- set c = temporal_joins._tj_find_column(pair[0], pair[1]) -%}
+    {%- if c is none or not (c.dtype | lower).startswith('decimal') -%}{{ return('double') }}{%- endif -%}
+  {%- endfor -%}
+  {{ return('decimal') }}
+{% endmacro %}
+
+{#- The time kinds of several columns must agree; `hint` (a distance) decides when none can be looked up. -#}
+{% macro _range_kind(m, pairs, hint, hint_argument) %}
+  {%- set kinds = [] -%}
+  {%- for p in pairs -%}
+    {%- do kinds.append(temporal_joins._tj_common_time_kind(m, p[0], p[1], p[2], p[3], hint)) -%}
+  {%- endfor -%}
+  {%- set known = [] -%}
+  {%- for k in kinds if k != 'unknown' -%}{%- do known.append(k) -%}{%- endfor -%}
+  {%- if not known -%}
+    {#- at parse time nothing is looked up yet; the real check runs when the model compiles -#}
+    {%- if hint_argument is none or not execute -%}{{ return('unknown') }}{%- endif -%}
+    {{ temporal_joins._tj_fail(m, hint_argument,
+         "a distance (a number, or an interval string such as '30 seconds') that tells the time kind when the time columns cannot be looked up (CTE inputs)",
+         hint, 'cannot tell whether the time columns are numbers, timestamps or dates') }}
+  {%- endif -%}
+  {%- for k in known if temporal_joins._tj_kind_family(k) != temporal_joins._tj_kind_family(known[0]) -%}
+    {{ temporal_joins._tj_fail(m, pairs[loop.index0][3], 'time columns of one kind (numbers, timestamps or dates)', pairs[loop.index0][3],
+         'time columns of different kinds (' ~ known[0] ~ ' vs ' ~ k ~ ')') }}
+  {%- endfor -%}
+  {#- integral only when every pair is: its arithmetic then runs in decimal(20,0) -#}
+  {%- if kinds | select('equalto', 'numeric_integral') | list | length == kinds | length -%}
+    {{ return('numeric_integral') }}
+  {%- endif -%}
+  {{ return(temporal_joins._tj_kind_family(known[0])) }}
+{% endmacro %}
+
+{#-
+  A non-negative distance (number, or interval string for timestamps/dates) in epoch units:
+  {'value': float for bin arithmetic, 'sql': an exact literal of that many units}.
+-#}
+{% macro _range_units(m, argument, value, kind, epoch_kind, allow_none=true) %}
+  {%- if value is none -%}
+    {%- if not allow_none -%}{{ temporal_joins._tj_required(m, argument, value, 'a distance') }}{%- endif -%}
+    {{ return({'value': 0, 'sql': '0'}) }}
+  {%- endif -%}
+  {%- set d = temporal_joins._tj_distance(m, argument, value, kind) -%}
+  {%- if 'days' in d -%}
+    {{ return({'value': d.days, 'sql': d.days | string}) }}
+  {%- elif 'amount' in d -%}
+    {%- set factors = {'SECOND': 1000000, 'MINUTE': 60000000, 'HOUR': 3600000000, 'DAY': 86400000000} -%}
+    {%- set parts = d.amount.split('.') -%}
+    {%- set fraction = parts[1] if parts | length > 1 else '' -%}
+    {%- if fraction | length > 6 -%}
+      {{ temporal_joins._tj_fail(m, argument, 'an interval with at most 6 decimal places of seconds (timestamps are compared in microseconds)', value) }}
+    {%- endif -%}
+    {%- set micros = (parts[0] | int) * factors[d.unit] + ((fraction ~ '000000')[:6] | int) -%}
+    {{ return({'value': micros, 'sql': micros | string}) }}
+  {%- else -%}
+    {%- set text = d.number -%}
+    {%- if 'e' in text | lower or 'inf' in text | lower or 'nan' in text | lower -%}
+      {{ temporal_joins._tj_fail(m, argument, 'a plain decimal number (no exponent, not inf/nan)', value) }}
+    {%- endif -%}
+    {%- if '.' in text and epoch_kind in ['integral', 'decimal'] -%}
+      {#- a typed decimal literal keeps integer/decimal arithmetic exact (Hive would read 2.5 as a double) -#}
+      {%- set scale = text.split('.')[1] | length -%}
+      {{ return({'value': value | float, 'sql': "cast('" ~ text ~ "' as decimal(38," ~ scale ~ "))"}) }}
+    {%- endif -%}
+    {{ return({'value': value | float, 'sql': text}) }}
+  {%- endif -%}
+{% endmacro %}
+
+{#- An explicit bin_size: same kind as the distances, strictly positive. Returns epoch units (float) or none. -#}
+{% macro _range_bin(m, bin_size, kind, epoch_kind) %}
+  {%- if bin_size is none -%}{{ return(none) }}{%- endif -%}
+  {%- set allowed = ("a positive number" if temporal_joins._tj_kind_family(kind) == 'numeric'
+      else "a positive interval string such as '1 hour'" ~ (" (whole days or weeks for dates)" if kind == 'date' else ""))
+      ~ " in the time columns' units" -%}
+  {%- if bin_size is sameas true or bin_size is sameas false -%}
+    {{ temporal_joins._tj_fail(m, 'bin_size', allowed, bin_size) }}
+  {%- endif -%}
+  {%- if bin_size is number and bin_size <= 0 -%}
+    {{ temporal_joins._tj_fail(m, 'bin_size', allowed, bin_size, 'a bin must be wider than zero') }}
+  {%- endif -%}
+  {%- set units = temporal_joins._range_units(m, 'bin_size', bin_size, kind, epoch_kind) -%}
+  {%- if units.value <= 0 -%}
+    {{ temporal_joins._tj_fail(m, 'bin_size', allowed, bin_size, 'a bin must be wider than zero') }}
+  {%- endif -%}
+  {{ return(units.value | float) }}
+{% endmacro %}
+
+{#- The exact epoch number of a time expression (see the header). -#}
+{% macro _range_epoch(expr, epoch_kind, dialect) %}
+  {%- if epoch_kind == 'micros' -%}
+    {%- if dialect == 'hive' -%}
+      {#- Hive 2.3 has no unix_micros; timestamp -> decimal seconds is exact to the microsecond -#}
+      {{ return('cast(cast(' ~ expr ~ ' as decimal(24,6)) * 1000000 as bigint)') }}
+    {%- else -%}
+      {{ return('unix_micros(' ~ expr ~ ')') }}
+    {%- endif -%}
+  {%- elif epoch_kind == 'days' -%}{{ return("datediff(" ~ expr ~ ", cast('1970-01-01' as date))") }}
+  {%- elif epoch_kind == 'integral' -%}{{ return('cast(' ~ expr ~ ' as decimal(20,0))') }}
+  {%- elif epoch_kind == 'decimal' -%}{{ return(expr) }}
+  {%- else -%}{{ return('cast(' ~ expr ~ ' as double)') }}
+  {%- endif -%}
+{% endmacro %}
+
+{#-
+  The bucket of an epoch expression: floor(double / bin). Every bucket, on either side and
+  of every copy-range end, goes through this one monotone function, so a pair whose times
+  satisfy the exact predicate always shares a bucket.
+-#}
+{% macro _range_bucket(expr, epoch_kind, bin) %}
+  {%- if epoch_kind in ['integral', 'decimal'] -%}
+    {%- set as_double = 'cast(cast(' ~ expr ~ ' as decimal(38,6)) as double)' -%}
+  {%- elif epoch_kind == 'double' -%}
+    {%- set as_double = expr -%}
+  {%- else -%}
+    {%- set as_double = 'cast(' ~ expr ~ ' as double)' -%}
+  {%- endif -%}
+  {{ return('floor(' ~ as_double ~ " / cast('" ~ temporal_joins._range_bin_text(bin) ~ "' as double))") }}
+{% endmacro %}
+
+{#- A bin as plain text (no locale, full precision). Bins are computed as numbers, never taken from the caller as text. -#}
+{% macro _range_bin_text(bin) %}
+  {%- if bin is string -%}{{ return(bin) }}{%- endif -%}
+  {%- set b = bin | float -%}
+  {%- if b == (b | int) and b < 1e15 -%}{{ return((b | int) ~ '.0') }}{%- endif -%}
+  {{ return('%.17g' | format(b)) }}
+{% endmacro %}
+
+{#-
+  Relations, keys and prefix, as in asof_join. Returns left_info, right_info, pairs, prefix.
+-#}
+{% macro _range_base(m, left, right, by, prefix) %}
+  {%- set left_info = temporal_joins._tj_relation(m, 'left', left) -%}
+  {%- set right_info = temporal_joins._tj_relation(m, 'right', right) -%}
+  {%- if prefix is none -%}{%- set prefix = '' -%}{%- endif -%}
+  {%- if prefix is not string or not modules.re.match('^[A-Za-z0-9_]*$', prefix) or (prefix != '' and prefix[0] in '0123456789') -%}
+    {{ temporal_joins._tj_fail(m, 'prefix', "'' or a name prefix of letters, digits and underscores, not starting with a digit", prefix) }}
+  {%- endif -%}
+  {%- set pairs = [] -%}
+  {%- for pair in temporal_joins._tj_by_pairs(m, by) -%}
+    {%- do pairs.append([temporal_joins._tj_require_columns(m, 'by', left_info, 'left', [pair[0]])[0],
+                         temporal_joins._tj_require_columns(m, 'by', right_info, 'right', [pair[1]])[0]]) -%}
+  {%- endfor -%}
+  {{ return({'left_info': left_info, 'right_info': right_info, 'pairs': pairs, 'prefix': prefix}) }}
+{% endmacro %}
+
+{#- A required time column of one side, validated and spelled as the relation spells it. -#}
+{% macro _range_column(m, argument, value, info, side) %}
+  {{ temporal_joins._tj_required(m, argument, value, 'a column of `' ~ side ~ '`') }}
+  {{ return(temporal_joins._tj_require_columns(m, argument, info, side,
+            [temporal_joins._tj_identifier(m, argument, value)])[0]) }}
+{% endmacro %}
+
+{#-
+  Right columns to output, as in asof_join: by default every right column but the keys
+  (with the keys too when right rows can come out without a left row: right/full joins);
+  `always` (the right time columns) come along. Names must not collide with left columns.
+-#}
+{% macro _range_right_columns(m, base, columns, always, include_keys) %}
+  {%- set right_info = base.right_info -%}
+  {%- if columns is none -%}
+    {%- if right_info.columns is none -%}
+      {%- if execute -%}
+        {{ temporal_joins._tj_fail(m, 'columns', 'a list of right column names (required when `right` is a CTE name, whose columns cannot be looked up)', columns) }}
+      {%- endif -%}
+      {%- set wanted = [] -%}
+    {%- else -%}
+      {%- set right_keys = [] if include_keys else base.pairs | map(attribute=1) | map('lower') | list -%}
+      {%- set wanted = [] -%}
+      {%- for c in right_info.columns if c.name | lower not in right_keys -%}{%- do wanted.append(c.name) -%}{%- endfor -%}
+    {%- endif -%}
+  {%- else -%}
+    {%- set wanted = temporal_joins._tj_require_columns(m, 'columns', right_info, 'right',
+          temporal_joins._tj_identifier_list(m, 'columns', columns)) -%}
+  {%- endif -%}
+  {%- set wanted = always + wanted -%}
+  {%- set right_columns = [] -%}
+  {%- set seen = {} -%}
+  {%- for name in wanted if name | lower not in seen -%}
+    {%- do seen.update({name | lower: true}) -%}
+    {%- do right_columns.append({'source': name, 'output': base.prefix ~ name}) -%}
+  {%- endfor -%}
+  {%- set left_columns = none if base.left_info.columns is none else base.left_info.columns | map(attribute='name') | list -%}
+  {%- if left_columns is not none -%}
+    {%- set left_lower = left_columns | map('lower') | list -%}
+    {%- for rc in right_columns if rc.output | lower in left_lower -%}
+      {{ temporal_joins._tj_fail(m, 'prefix', 'a prefix that keeps right output names apart from the left columns',
+           base.prefix, 'right column `' ~ rc.source ~ '` would be output as `' ~ rc.output
+           ~ '`, which collides with left column `' ~ left_columns[left_lower.index(rc.output | lower)] ~ '`') }}
+    {%- endfor -%}
+  {%- endif -%}
+  {{ return({'right_columns': right_columns, 'left_columns': left_columns}) }}
+{% endmacro %}
+
+{#- range_join: right rows with left_time - lower <= right_time <= left_time + upper (ends as flagged). -#}
+{% macro _range_join_spec(left, right, left_time, right_time, by, lower, upper, lower_inclusive, upper_inclusive,
+                          join_type, columns, prefix, bin_size, strategy) %}
+  {%- set m = 'range_join' -%}
+  {%- set base = temporal_joins._range_base(m, left, right, by, prefix) -%}
+  {%- set left_time = temporal_joins._range_column(m, 'left_time', left_time, base.left_info, 'left') -%}
+  {%- set right_time = temporal_joins._range_column(m, 'right_time', right_time, base.right_info, 'right') -%}
+  {%- set join_type = temporal_joins._tj_choice(m, 'join_type', join_type, ['inner', 'left', 'right', 'full']) -%}
+  {%- set strategy = temporal_joins._tj_choice(m, 'strategy', strategy, ['bucketed', 'naive']) -%}
+  {%- set lower_inclusive = temporal_joins._tj_bool(m, 'lower_inclusive', lower_inclusive) -%}
+  {%- set upper_inclusive = temporal_joins._tj_bool(m, 'upper_inclusive', upper_inclusive) -%}
+  {%- if lower is none and upper is none -%}
+    {{ temporal_joins._tj_fail(m, 'lower', "a distance before left_time (and/or `upper`, after it): a number, or an interval string such as '30 seconds'",
+         none, 'give `lower`, `upper` or both (an omitted one means 0)') }}
+  {%- endif -%}
+  {%- set kind = temporal_joins._range_kind(m, [[base.left_info, left_time, base.right_info, right_time]],
+                                              lower if lower is not none else upper, 'lower' if lower is not none else 'upper') -%}
+  {%- set ek = temporal_joins._range_epoch_kind(kind, [[base.left_info, left_time], [base.right_info, right_time]]) -%}
+  {%- set lower_u = temporal_joins._range_units(m, 'lower', lower, kind, ek) -%}
+  {%- set upper_u = temporal_joins._range_units(m, 'upper', upper, kind, ek) -%}
+  {%- set bin = temporal_joins._range_bin(m, bin_size, kind, ek) -%}
+  {%- if bin is none -%}
+    {#- default: the window width, so each row is copied into at most two buckets -#}
+    {%- set width = (lower_u.value | float) + (upper_u.value | float) -%}
+    {%- set bin = width if width > 0 else 1.0 -%}
+  {%- endif -%}
+  {%- set cols = temporal_joins._range_right_columns(m, base, columns, [right_time], join_type in ['right', 'full']) -%}
+  {{ return({
+      'macro': m, 'left': base.left_info.sql, 'right': base.right_info.sql, 'by': base.pairs,
+      'left_time': left_time, 'right_time': right_time, 'kind': kind, 'epoch_kind': ek,
+      'lower': lower_u, 'upper': upper_u, 'lower_inclusive': lower_inclusive, 'upper_inclusive': upper_inclusive,
+      'join_type': join_type, 'strategy': strategy, 'bin': bin,
+      'left_columns': cols.left_columns, 'right_columns': cols.right_columns,
+  }) }}
+{% endmacro %}
+
+{#-
+  interval_join: a left point within a right interval (left_time), or a left interval
+  overlapping a right interval (left_start + left_end).
+-#}
+{% macro _interval_join_spec(left, right, left_time, right_start, right_end, by, left_start, left_end,
+                             start_inclusive, end_inclusive, join_type, columns, prefix, bin_size, strategy) %}
+  {%- set m = 'interval_join' -%}
+  {%- set base = temporal_joins._range_base(m, left, right, by, prefix) -%}
+  {%- if left_time is not none and left_start is none and left_end is none -%}
+    {%- set mode = 'point' -%}
+    {%- set left_time = temporal_joins._range_column(m, 'left_time', left_time, base.left_info, 'left') -%}
+    {%- set left_cols = [left_time] -%}
+  {%- elif left_time is none and left_start is not none and left_end is not none -%}
+    {%- set mode = 'overlap' -%}
+    {%- set left_start = temporal_joins._range_column(m, 'left_start', left_start, base.left_info, 'left') -%}
+    {%- set left_end = temporal_joins._range_column(m, 'left_end', left_end, base.left_info, 'left') -%}
+    {%- set left_cols = [left_start, left_end] -%}
+  {%- else -%}
+    {{ temporal_joins._tj_fail(m, 'left_time', 'either left_time (a point within a right interval) or both left_start and left_end (overlapping intervals)',
+         left_time, 'received left_start=' ~ temporal_joins._tj_repr(left_start) ~ ', left_end=' ~ temporal_joins._tj_repr(left_end)) }}
+  {%- endif -%}
+  {%- set right_start = temporal_joins._range_column(m, 'right_start', right_start, base.right_info, 'right') -%}
+  {%- set right_end = temporal_joins._range_column(m, 'right_end', right_end, base.right_info, 'right') -%}
+  {%- set join_type = temporal_joins._tj_choice(m, 'join_type', join_type, ['inner', 'left']) -%}
+  {%- set strategy = temporal_joins._tj_choice(m, 'strategy', strategy, ['bucketed', 'naive']) -%}
+  {%- set start_inclusive = temporal_joins._tj_bool(m, 'start_inclusive', start_inclusive) -%}
+  {%- set end_inclusive = temporal_joins._tj_bool(m, 'end_inclusive', end_inclusive) -%}
+  {%- set pairs = [[base.left_info, left_cols[0], base.right_info, right_start], [base.right_info, right_start, base.right_info, right_end]] -%}
+  {%- if mode == 'overlap' -%}{%- do pairs.append([base.left_info, left_start, base.left_info, left_end]) -%}{%- endif -%}
+  {%- set kind = temporal_joins._range_kind(m, pairs, bin_size, 'bin_size') -%}
+  {%- set cols_for_kind = [[base.right_info, right_start], [base.right_info, right_end]] -%}
+  {%- for c in left_cols -%}{%- do cols_for_kind.append([base.left_info, c]) -%}{%- endfor -%}
+  {%- set ek = temporal_joins._range_epoch_kind(kind, cols_for_kind) -%}
+  {%- set bin = temporal_joins._range_bin(m, bin_size, kind, ek) -%}
+  {%- set cols = temporal_joins._range_right_columns(m, base, columns, [right_start, right_end], false) -%}
+  {%- set spec = {
+      'macro': m, 'mode': mode, 'left': base.left_info.sql, 'right': base.right_info.sql, 'by': base.pairs,
+      'left_time': left_time, 'left_start': left_start, 'left_end': left_end,
+      'right_start': right_start, 'right_end': right_end, 'kind': kind, 'epoch_kind': ek,
+      'start_inclusive': start_inclusive, 'end_inclusive': end_inclusive,
+      'join_type': join_type, 'strategy': strategy, 'bin': bin,
+      'left_columns': cols.left_columns, 'right_columns': cols.right_columns,
+  } -%}
+  {%- if bin is none and strategy == 'bucketed' -%}
+    {%- do spec.update({'bin': temporal_joins._interval_runtime_bin(spec, base)}) -%}
+  {%- endif -%}
+  {{ return(spec) }}
+{% endmacro %}
+
+{#-
+  bin_size not given: measured from the interval lengths when the model runs,
+  max(p90, p99 / 10, p99.9 / 100) of the lengths (approximate percentiles), so that 90% of
+  the intervals span at most two buckets and only the longest 1% / 0.1% are copied into
+  more than ~11 / ~101 buckets. 1 unit when there is no interval of positive length.
+-#}
+{% macro _interval_runtime_bin(spec, base) %}
+  {%- if not execute -%}{{ return(1.0) }}{%- endif -%}
+  {%- if base.right_info.columns is none or (spec.mode == 'overlap' and base.left_info.columns is none) -%}
+    {{ temporal_joins._tj_fail(spec.macro, 'bin_size', 'a bin (a number, or an interval string such as \'1 hour\'); it is required when an input is a CTE name, whose interval lengths cannot be measured before the query runs',
+         none, 'no bin_size and an input that cannot be queried') }}
+  {%- endif -%}
+  {%- set lengths = [] -%}
+  {%- set sides = [[spec.right, spec.right_start, spec.right_end]] -%}
+  {%- if spec.mode == 'overlap' -%}{%- do sides.append([spec.left, spec.left_start, spec.left_end]) -%}{%- endif -%}
+  {%- for side in sides -%}
+    {%- set s = temporal_joins._range_epoch(temporal_joins._tj_q(side[1]), spec.epoch_kind, 'hive') -%}
+    {%- set e = temporal_joins._range_epoch(temporal_joins._tj_q(side[2]), spec.epoch_kind, 'hive') -%}
+    {%- do lengths.append('select cast(' ~ e ~ ' as double) - cast(' ~ s ~ ' as double) as len from ' ~ side[0]
+        ~ ' where ' ~ temporal_joins._tj_q(side[1]) ~ ' is not null and ' ~ temporal_joins._tj_q(side[2]) ~ ' is not null') -%}
+  {%- endfor -%}
+  {%- set query -%}
+select greatest(percentile_approx(len, 0.9), percentile_approx(len, 0.99) / 10, percentile_approx(len, 0.999) / 100) as bin
+from ({{ lengths | join(' union all ') }}) as tj__lengths
+where len > 0
+  {%- endset -%}
+  {%- set result = run_query(query) -%}
+  {%- set value = result.columns[0].values()[0] if result and result.rows | length > 0 else none -%}
+  {%- if value is none or (value | float) <= 0 -%}{{ return(1.0) }}{%- endif -%}
+  {{ return(value | float) }}
+{% endmacro %}
+
+{#- interval_aggregate: per left point, aggregates of the values of the right intervals containing it. -#}
+{% macro _interval_aggregate_spec(left, right, left_time, right_start, right_end, value, by,
+                                  start_inclusive, end_inclusive, aggregates, prefix) %}
+  {%- set m = 'interval_aggregate' -%}
+  {%- set base = temporal_joins._range_base(m, left, right, by, prefix) -%}
+  {%- set left_time = temporal_joins._range_column(m, 'left_time', left_time, base.left_info, 'left') -%}
+  {%- set right_start = temporal_joins._range_column(m, 'right_start', right_start, base.right_info, 'right') -%}
+  {%- set right_end = temporal_joins._range_column(m, 'right_end', right_end, base.right_info, 'right') -%}
+  {%- set value = temporal_joins._range_column(m, 'value', value, base.right_info, 'right') -%}
+  {%- set start_inclusive = temporal_joins._tj_bool(m, 'start_inclusive', start_inclusive) -%}
+  {%- set end_inclusive = temporal_joins._tj_bool(m, 'end_inclusive', end_inclusive) -%}
+  {%- set allowed = ['sum', 'count', 'avg'] -%}
+  {%- if aggregates is string -%}{%- set aggregates = [aggregates] -%}{%- endif -%}
+  {%- if aggregates is none or aggregates is mapping or aggregates is not iterable or aggregates | length == 0 -%}
+    {{ temporal_joins._tj_fail(m, 'aggregates', 'a non-empty list of sum, count, avg', aggregates) }}
+  {%- endif -%}
+  {%- set aggs = [] -%}
+  {%- for a in aggregates -%}
+    {%- set a = temporal_joins._tj_choice(m, 'aggregates', a, allowed) -%}
+    {%- if a not in aggs -%}{%- do aggs.append(a) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- set kind = temporal_joins._range_kind(m, [[base.left_info, left_time, base.right_info, right_start],
+                                                [base.right_info, right_start, base.right_info, right_end]], none, none) -%}
+  {%- set ek = temporal_joins._range_epoch_kind(kind, [[base.left_info, left_time], [base.right_info, right_start], [base.right_info, right_end]]) -%}
+  {%- set outputs = [] -%}
+  {%- for a in aggs -%}{%- do outputs.append({'agg': a, 'output': base.prefix ~ value ~ '_' ~ a}) -%}{%- endfor -%}
+  {%- set left_columns = none if base.left_info.columns is none else base.left_info.columns | map(attribute='name') | list -%}
+  {%- if left_columns is not none -%}
+    {%- set left_lower = left_columns | map('lower') | list -%}
+    {%- for o in outputs if o.output | lower in left_lower -%}
+      {{ temporal_joins._tj_fail(m, 'prefix', 'a prefix that keeps the aggregate names apart from the left columns', base.prefix,
+           'aggregate `' ~ o.agg ~ '` would be output as `' ~ o.output ~ '`, which collides with a left column') }}
+    {%- endfor -%}
+  {%- endif -%}
+  {{ return({
+      'macro': m, 'left': base.left_info.sql, 'right': base.right_info.sql, 'by': base.pairs,
+      'left_time': left_time, 'right_start': right_start, 'right_end': right_end, 'value': value,
+      'kind': kind, 'epoch_kind': ek, 'start_inclusive': start_inclusive, 'end_inclusive': end_inclusive,
+      'outputs': outputs, 'left_columns': left_columns,
+  }) }}
+{% endmacro %}

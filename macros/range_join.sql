@@ -1,0 +1,30 @@
+{#-
+  Range (band) join: every left row with the right rows whose time lies within
+  [left_time - lower, left_time + upper] (each end inclusive or not), per key, without a
+  cartesian product. Semantics: README.md#range-and-interval-joins and macros/range_joins.yml.
+  Validation: range/_range_spec.sql (on the shared core). SQL: range/_range_sql.sql.
+-#}
+{% macro range_join(left, right, left_time=none, right_time=none, by=[], lower=none, upper=none,
+                    lower_inclusive=true, upper_inclusive=true, join_type='inner', columns=none,
+                    prefix='', bin_size=none, strategy='bucketed') %}
+  {{ return(adapter.dispatch('range_join', 'temporal_joins')(left, right, left_time, right_time, by, lower, upper,
+            lower_inclusive, upper_inclusive, join_type, columns, prefix, bin_size, strategy)) }}
+{% endmacro %}
+
+{#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
+{% macro default__range_join(left, right, left_time=none, right_time=none, by=[], lower=none, upper=none,
+                             lower_inclusive=true, upper_inclusive=true, join_type='inner', columns=none,
+                             prefix='', bin_size=none, strategy='bucketed') %}
+  {%- set spec = temporal_joins._range_join_spec(left, right, left_time, right_time, by, lower, upper, lower_inclusive,
+                                                  upper_inclusive, join_type, columns, prefix, bin_size, strategy) -%}
+  {{ return(temporal_joins._range_join_sql(spec, 'spark')) }}
+{% endmacro %}
+
+{#- HiveQL (Hive 2.3): no sequence() (bucket copies from posexplode), no unix_micros. -#}
+{% macro hive__range_join(left, right, left_time=none, right_time=none, by=[], lower=none, upper=none,
+                             lower_inclusive=true, upper_inclusive=true, join_type='inner', columns=none,
+                             prefix='', bin_size=none, strategy='bucketed') %}
+  {%- set spec = temporal_joins._range_join_spec(left, right, left_time, right_time, by, lower, upper, lower_inclusive,
+                                                  upper_inclusive, join_type, columns, prefix, bin_size, strategy) -%}
+  {{ return(temporal_joins._range_join_sql(spec, 'hive')) }}
+{% endmacro %}
