@@ -262,3 +262,51 @@
   {%- endif -%}
   {{ return({'amount': amount, 'unit': unit | upper}) }}
 {% endmacro %}
+
+{#-
+  The right columns a join outputs, shared by every join family: `columns` as given, or by
+  default every right column except the `by` keys (keys too when include_keys, for joins
+  that output right rows without a left row). `always` (the right time columns) come along,
+  first, unless `columns` already lists them. Each gets `prefix`; an output name that
+  collides with a left column is a compile error naming both.
+  Returns {'right_columns': [{source, output}], 'left_columns': [names] or none}.
+-#}
+{% macro _tj_right_output_columns(macro_name, left_info, right_info, pairs, prefix, columns, always, include_keys=false) %}
+  {%- if columns is none -%}
+    {%- if right_info.columns is none -%}
+      {%- if execute -%}
+        {{ temporal_joins._tj_fail(macro_name, 'columns', 'a list of right column names (required when `right` is a CTE name, whose columns cannot be looked up)', columns) }}
+      {%- endif -%}
+      {%- set wanted = [] -%}
+    {%- else -%}
+      {%- set right_keys = [] if include_keys else pairs | map(attribute=1) | map('lower') | list -%}
+      {%- set wanted = [] -%}
+      {%- for c in right_info.columns if c.name | lower not in right_keys -%}{%- do wanted.append(c.name) -%}{%- endfor -%}
+    {%- endif -%}
+  {%- else -%}
+    {%- set wanted = temporal_joins._tj_require_columns(macro_name, 'columns', right_info, 'right',
+          temporal_joins._tj_identifier_list(macro_name, 'columns', columns)) -%}
+  {%- endif -%}
+  {%- set listed = wanted | map('lower') | list -%}
+  {%- set missing = [] -%}
+  {%- for name in always if name | lower not in listed -%}{%- do missing.append(name) -%}{%- endfor -%}
+
+  {%- set right_columns = [] -%}
+  {%- set seen = {} -%}
+  {%- for name in missing + wanted if name | lower not in seen -%}
+    {%- do seen.update({name | lower: true}) -%}
+    {%- do right_columns.append({'source': name, 'output': prefix ~ name}) -%}
+  {%- endfor -%}
+
+  {#- Spark would fail late on a duplicate name, or a reader would silently see the wrong one. -#}
+  {%- set left_columns = none if left_info.columns is none else left_info.columns | map(attribute='name') | list -%}
+  {%- if left_columns is not none -%}
+    {%- set left_lower = left_columns | map('lower') | list -%}
+    {%- for rc in right_columns if rc.output | lower in left_lower -%}
+      {{ temporal_joins._tj_fail(macro_name, 'prefix', 'a prefix that keeps right output names apart from the left columns',
+           prefix, 'right column `' ~ rc.source ~ '` would be output as `' ~ rc.output
+           ~ '`, which collides with left column `' ~ left_columns[left_lower.index(rc.output | lower)] ~ '`') }}
+    {%- endfor -%}
+  {%- endif -%}
+  {{ return({'right_columns': right_columns, 'left_columns': left_columns}) }}
+{% endmacro %}

@@ -36,42 +36,9 @@
         temporal_joins._tj_identifier_list(m, 'order_by', order_by)) -%}
 
   {#- Right columns to bring: default all but the keys; the matched right_time always comes along. -#}
-  {%- if columns is none -%}
-    {%- if right_info.columns is none -%}
-      {%- if execute -%}
-        {{ temporal_joins._tj_fail(m, 'columns', 'a list of right column names (required when `right` is a CTE name, whose columns cannot be looked up)', columns) }}
-      {%- endif -%}
-      {%- set wanted = [] -%}
-    {%- else -%}
-      {%- set right_keys = pairs | map(attribute=1) | map('lower') | list -%}
-      {%- set wanted = [] -%}
-      {%- for c in right_info.columns if c.name | lower not in right_keys -%}{%- do wanted.append(c.name) -%}{%- endfor -%}
-    {%- endif -%}
-  {%- else -%}
-    {%- set wanted = temporal_joins._tj_require_columns(m, 'columns', right_info, 'right',
-          temporal_joins._tj_identifier_list(m, 'columns', columns)) -%}
-  {%- endif -%}
-  {%- if right_time | lower not in wanted | map('lower') | list -%}
-    {%- set wanted = [right_time] + wanted -%}
-  {%- endif -%}
-
-  {%- set right_columns = [] -%}
-  {%- set seen = {} -%}
-  {%- for name in wanted if name | lower not in seen -%}
-    {%- do seen.update({name | lower: true}) -%}
-    {%- do right_columns.append({'source': name, 'output': prefix ~ name}) -%}
-  {%- endfor -%}
-
-  {#- Output names must not collide with left columns (Spark would fail late, or silently shadow on read). -#}
-  {%- set left_columns = none if left_info.columns is none else left_info.columns | map(attribute='name') | list -%}
-  {%- if left_columns is not none -%}
-    {%- set left_lower = left_columns | map('lower') | list -%}
-    {%- for rc in right_columns if rc.output | lower in left_lower -%}
-      {{ temporal_joins._tj_fail(m, 'prefix', 'a prefix that keeps right output names apart from the left columns',
-           prefix, 'right column `' ~ rc.source ~ '` would be output as `' ~ rc.output
-           ~ '`, which collides with left column `' ~ left_columns[left_lower.index(rc.output | lower)] ~ '`') }}
-    {%- endfor -%}
-  {%- endif -%}
+  {%- set outputs = temporal_joins._tj_right_output_columns(m, left_info, right_info, pairs, prefix, columns, [right_time]) -%}
+  {%- set right_columns = outputs.right_columns -%}
+  {%- set left_columns = outputs.left_columns -%}
 
   {%- set time_output = [] -%}
   {%- for rc in right_columns if rc.source | lower == right_time | lower -%}{%- do time_output.append(rc.output) -%}{%- endfor -%}

@@ -168,46 +168,6 @@
             [temporal_joins._tj_identifier(m, argument, value)])[0]) }}
 {% endmacro %}
 
-{#-
-  Right columns to output, as in asof_join: by default every right column but the keys
-  (with the keys too when right rows can come out without a left row: right/full joins);
-  `always` (the right time columns) come along. Names must not collide with left columns.
--#}
-{% macro _range_right_columns(m, base, columns, always, include_keys) %}
-  {%- set right_info = base.right_info -%}
-  {%- if columns is none -%}
-    {%- if right_info.columns is none -%}
-      {%- if execute -%}
-        {{ temporal_joins._tj_fail(m, 'columns', 'a list of right column names (required when `right` is a CTE name, whose columns cannot be looked up)', columns) }}
-      {%- endif -%}
-      {%- set wanted = [] -%}
-    {%- else -%}
-      {%- set right_keys = [] if include_keys else base.pairs | map(attribute=1) | map('lower') | list -%}
-      {%- set wanted = [] -%}
-      {%- for c in right_info.columns if c.name | lower not in right_keys -%}{%- do wanted.append(c.name) -%}{%- endfor -%}
-    {%- endif -%}
-  {%- else -%}
-    {%- set wanted = temporal_joins._tj_require_columns(m, 'columns', right_info, 'right',
-          temporal_joins._tj_identifier_list(m, 'columns', columns)) -%}
-  {%- endif -%}
-  {%- set wanted = always + wanted -%}
-  {%- set right_columns = [] -%}
-  {%- set seen = {} -%}
-  {%- for name in wanted if name | lower not in seen -%}
-    {%- do seen.update({name | lower: true}) -%}
-    {%- do right_columns.append({'source': name, 'output': base.prefix ~ name}) -%}
-  {%- endfor -%}
-  {%- set left_columns = none if base.left_info.columns is none else base.left_info.columns | map(attribute='name') | list -%}
-  {%- if left_columns is not none -%}
-    {%- set left_lower = left_columns | map('lower') | list -%}
-    {%- for rc in right_columns if rc.output | lower in left_lower -%}
-      {{ temporal_joins._tj_fail(m, 'prefix', 'a prefix that keeps right output names apart from the left columns',
-           base.prefix, 'right column `' ~ rc.source ~ '` would be output as `' ~ rc.output
-           ~ '`, which collides with left column `' ~ left_columns[left_lower.index(rc.output | lower)] ~ '`') }}
-    {%- endfor -%}
-  {%- endif -%}
-  {{ return({'right_columns': right_columns, 'left_columns': left_columns}) }}
-{% endmacro %}
 
 {#- range_join: right rows with left_time - lower <= right_time <= left_time + upper (ends as flagged). -#}
 {% macro _range_join_spec(left, right, left_time, right_time, by, lower, upper, lower_inclusive, upper_inclusive,
@@ -235,7 +195,7 @@
     {%- set width = (lower_u.value | float) + (upper_u.value | float) -%}
     {%- set bin = width if width > 0 else 1.0 -%}
   {%- endif -%}
-  {%- set cols = temporal_joins._range_right_columns(m, base, columns, [right_time], join_type in ['right', 'full']) -%}
+  {%- set cols = temporal_joins._tj_right_output_columns(m, base.left_info, base.right_info, base.pairs, base.prefix, columns, [right_time], join_type in ['right', 'full']) -%}
   {{ return({
       'macro': m, 'left': base.left_info.sql, 'right': base.right_info.sql, 'by': base.pairs,
       'left_time': left_time, 'right_time': right_time, 'kind': kind, 'epoch_kind': ek,
@@ -279,7 +239,7 @@
   {%- for c in left_cols -%}{%- do cols_for_kind.append([base.left_info, c]) -%}{%- endfor -%}
   {%- set ek = temporal_joins._range_epoch_kind(kind, cols_for_kind) -%}
   {%- set bin = temporal_joins._range_bin(m, bin_size, kind, ek) -%}
-  {%- set cols = temporal_joins._range_right_columns(m, base, columns, [right_start, right_end], false) -%}
+  {%- set cols = temporal_joins._tj_right_output_columns(m, base.left_info, base.right_info, base.pairs, base.prefix, columns, [right_start, right_end]) -%}
   {%- set spec = {
       'macro': m, 'mode': mode, 'left': base.left_info.sql, 'right': base.right_info.sql, 'by': base.pairs,
       'left_time': left_time, 'left_start': left_start, 'left_end': left_end,
