@@ -282,3 +282,17 @@ def _cast_ints(df: pd.DataFrame, kind: str) -> pd.DataFrame:
                 values.append(float(v))
         df[c] = pd.Series(values, index=df.index, dtype=object)
     return df
+
+
+def whole_row_mismatches(result: pd.DataFrame, right: pd.DataFrame, kind: str) -> list[str]:
+    """Without order_by ties go to any one row: each matched payload must still be one real
+    right row of the same key and time (never a mix of rows)."""
+    renamed = right.rename(columns={c: f"r_{c}" for c in ["t", "v", "s", "ob", "rid"]})
+    real = {tuple(None if pd.isna(v) else v for v in rec)
+            for rec in _cast_ints(renamed, kind)[["k"] + RIGHT_OUT].itertuples(index=False, name=None)}
+    bad = []
+    for rec in _cast_ints(result, kind)[["k"] + RIGHT_OUT].itertuples(index=False, name=None):
+        rec = tuple(None if (v is not None and not isinstance(v, str) and pd.isna(v)) else v for v in rec)
+        if rec[-1] is not None and rec not in real:
+            bad.append(f"matched payload is not a right row: {rec}")
+    return bad[:10]

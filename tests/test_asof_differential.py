@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from asof_cases import (KINDS, LEFT_COLS, RIGHT_OUT, Case, compare, generate, oracle, spark_rows,
-                        spark_schemas, _cast_ints)
+                        spark_schemas, whole_row_mismatches)
 from temporal_joins.hiveql import parse_hive
 
 SCHEMA = "tj_diff"
@@ -68,20 +68,6 @@ def _run(spark, sql: str, ansi: bool) -> pd.DataFrame:
     return pd.DataFrame([tuple(r) for r in df.collect()], columns=df.columns, dtype=object)
 
 
-def _whole_row_mismatches(result: pd.DataFrame, right: pd.DataFrame, kind: str) -> list[str]:
-    """Each matched payload must be one real right row of the same key and time."""
-    real = set()
-    for rec in _cast_ints(right.rename(columns={c: f"r_{c}" for c in ["t", "v", "s", "ob", "rid"]}), kind)[
-            ["k"] + RIGHT_OUT].itertuples(index=False, name=None):
-        real.add(tuple(None if pd.isna(v) else v for v in rec))
-    bad = []
-    for rec in _cast_ints(result, kind)[["k"] + RIGHT_OUT].itertuples(index=False, name=None):
-        rec = tuple(None if (v is not None and not isinstance(v, str) and pd.isna(v)) else v for v in rec)
-        if rec[-1] is not None and rec not in real:
-            bad.append(f"matched payload is not a right row: {rec}")
-    return bad[:10]
-
-
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("flavour", FLAVOURS)
@@ -98,7 +84,7 @@ def test_matches_oracle(spark, inputs, rendered, flavour, strategy, kind):
             assert list(actual.columns) == LEFT_COLS + RIGHT_OUT, case.name
             diff = compare(actual, expected, columns, kind)
             if not case.order_by:
-                diff += _whole_row_mismatches(actual, right, kind)
+                diff += whole_row_mismatches(actual, right, kind)
             if diff:
                 failures.append(f"{case.name} ansi={ansi}:\n  " + "\n  ".join(diff))
         compared += GROUPS

@@ -21,8 +21,8 @@ import pandas as pd
 import pytest
 from pyspark.sql import DataFrame, functions as F
 
-from asof_cases import (KINDS, LEFT_COLS, RIGHT_OUT, Case, _cast_ints, compare, generate, oracle, oracle_pandas,
-                        spark_rows, spark_schemas)
+from asof_cases import (KINDS, LEFT_COLS, RIGHT_OUT, Case, compare, generate, oracle, oracle_pandas,
+                        spark_rows, spark_schemas, whole_row_mismatches)
 from temporal_joins import asof
 from temporal_joins.asof import NativeAsOfUnavailable, asof_join, choose_buckets, native_metrics
 
@@ -79,19 +79,6 @@ def frames(spark):
     return data
 
 
-def _whole_rows(result: pd.DataFrame, right: pd.DataFrame, kind: str) -> list[str]:
-    """Without order_by: each matched payload is one real right row of the same key and time."""
-    real = {tuple(None if pd.isna(v) else v for v in rec) for rec in _cast_ints(
-        right.rename(columns={c: f"r_{c}" for c in ["t", "v", "s", "ob", "rid"]}), kind)[
-        ["k"] + RIGHT_OUT].itertuples(index=False, name=None)}
-    bad = []
-    for rec in _cast_ints(result, kind)[["k"] + RIGHT_OUT].itertuples(index=False, name=None):
-        rec = tuple(None if (v is not None and not isinstance(v, str) and pd.isna(v)) else v for v in rec)
-        if rec[-1] is not None and rec not in real:
-            bad.append(f"matched payload is not a right row: {rec}")
-    return bad[:5]
-
-
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("kind", KINDS)
 def test_engine_matches_oracle(spark, frames, kind, engine):
@@ -116,7 +103,7 @@ def test_engine_matches_oracle(spark, frames, kind, engine):
         expected = _plain(_oracle(case, left, right))
         diff = compare(actual, expected, LEFT_COLS + (RIGHT_OUT if case.order_by else ["r_t"]), kind)
         if not case.order_by:
-            diff += _whole_rows(actual, right, kind)
+            diff += whole_row_mismatches(actual, right, kind)
         if diff:
             failures.append(f"{engine} {case.name}:\n  " + "\n  ".join(diff))
         matched += int(actual["r_rid"].notna().sum())
