@@ -62,7 +62,7 @@ def machine(spark=None) -> dict:
 
 def default_name(records) -> str | None:
     names = {r["contender"] for r in records}
-    for candidate in ("ours auto", "ours union (default)", "ours union"):
+    for candidate in ("ours auto (default)", "ours auto", "ours union (default)", "ours union"):
         if candidate in names:
             return candidate
     return None

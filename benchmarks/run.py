@@ -16,6 +16,7 @@ import os
 import re
 import statistics
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -58,6 +59,8 @@ class Bench:
         self.log = log
         self.shuffle_partitions = shuffle_partitions
         self.duckdb_memory = duckdb_memory
+        self.sqls = sqls
+        self.render_dir = Path(tempfile.mkdtemp(prefix="tj_bench_dbt_"))
         self.contenders, self.notes = C.all_contenders(sqls)
         self.stages = metrics.StageSource(spark)
         self.jvm_pid = int(spark._jvm.java.lang.ProcessHandle.current().pid())
@@ -71,11 +74,17 @@ class Bench:
         if name.startswith("bucketed"):
             left_table, right_table = generate.ensure_bucketed(self.spark, n, int(name[len("bucketed"):]),
                                                                self.database, log=self.log)
-            self.spark.table(left_table).createOrReplaceTempView(C.LEFT_VIEW)
-            self.spark.table(right_table).createOrReplaceTempView(C.RIGHT_VIEW)
         else:
-            self.spark.read.parquet(str(files.left)).createOrReplaceTempView(C.LEFT_VIEW)
-            self.spark.read.parquet(str(files.right)).createOrReplaceTempView(C.RIGHT_VIEW)
+            # catalog tables over the same files: our macro (auto) looks its inputs up
+            self.spark.sql(f"create database if not exists {self.database}")
+            left_table, right_table = f"{self.database}.bench_left", f"{self.database}.bench_right"
+            for table, path in ((left_table, files.left), (right_table, files.right)):
+                self.spark.sql(f"drop table if exists {table}")
+                self.spark.sql(f"create table {table} using parquet location '{path}'")
+        self.spark.table(left_table).createOrReplaceTempView(C.LEFT_VIEW)
+        self.spark.table(right_table).createOrReplaceTempView(C.RIGHT_VIEW)
+        # our SQL, rendered for these tables (auto's choice depends on the data)
+        self.sqls.update(C.render_with_dbt(C.render_calls(left_table, right_table), self.render_dir))
         return scenario
 
     # ------------------------------------------------------------ one run
@@ -86,10 +95,7 @@ class Bench:
         for k, v in settings.items():
             conf.set(k, v)
         try:
-            df = contender.build(self.spark, scenario)
             view = f"bench_q_{uuid.uuid4().hex[:8]}"
-            df.createOrReplaceTempView(view)
-            query = self.spark.sql(C.checksum_sql(f"select * from {view}", with_value=scenario.keyed))
             before = self.stages.max_stage_id()
             metrics.reset_peak_rss(self.jvm_pid)
             sc = self.spark.sparkContext
@@ -99,6 +105,9 @@ class Bench:
             def work():
                 sc.setJobGroup(group, group, interruptOnCancel=True)
                 try:
+                    # building is timed too: it may run jobs (auto's statistics, an engine's planning)
+                    contender.build(self.spark, scenario).createOrReplaceTempView(view)
+                    query = self.spark.sql(C.checksum_sql(f"select * from {view}", with_value=scenario.keyed))
                     box["row"] = query.collect()[0].asDict()
                 except Exception as exc:  # recorded: a failing contender is a result, not a crash
                     box["error"] = exc
@@ -280,6 +289,9 @@ def main(argv=None) -> int:
     p.add_argument("--timeout", type=float, default=900, help="seconds per run before it is cancelled")
     p.add_argument("--shuffle-partitions", type=int, default=200, help="the thesis's setting")
     p.add_argument("--driver-memory", default=os.environ.get("TEMPORAL_JOINS_BENCH_DRIVER_MEMORY", "4g"))
+    p.add_argument("--conf", action="append", metavar="KEY=VALUE",
+                   help="a Spark SQL setting for every run (repeatable), e.g. "
+                   "spark.sql.adaptive.coalescePartitions.enabled=false to see per-task skew on hotkey")
     p.add_argument("--out", type=Path, default=None, help="results directory (default benchmarks/results/<size>)")
     p.add_argument("--merge-from", type=Path, nargs="+", help="only merge these results directories into --out "
                    "(their records replace the same scenario, N and contender) and rewrite the report")
@@ -303,9 +315,15 @@ def main(argv=None) -> int:
     only = re.compile(args.contenders) if args.contenders else None
 
     spark = make_session(args.driver_memory, generate.DATA_DIR, args.shuffle_partitions)
+    conf_notes = []
+    for setting in args.conf or []:
+        key, _, value = setting.partition("=")
+        spark.conf.set(key.strip(), value.strip())
+        conf_notes.append(f"Spark setting for every run: {key.strip()} = {value.strip()}")
     sqls = C.render_with_dbt(C.render_calls(), generate.DATA_DIR / "dbt")
     bench = Bench(spark, sqls, repeats=args.repeats, warmup=args.warmup, timeout=args.timeout,
                   shuffle_partitions=args.shuffle_partitions)
+    bench.notes.extend(conf_notes)
     for note in bench.notes:
         print("note:", note)
     command = "python -m benchmarks.run " + " ".join(argv if argv is not None else sys.argv[1:])

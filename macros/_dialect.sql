@@ -33,3 +33,24 @@
   {%- else -%}{{ return("INTERVAL '" ~ distance.amount ~ "' " ~ distance.unit) }}
   {%- endif -%}
 {% endmacro %}
+
+{#-
+  One aggregate that returns the row with the largest (agg='max') or smallest (agg='min')
+  `order` as a struct of `values` named `names`. Spark: one max_by/min_by per value, which
+  keeps a fixed-width aggregation buffer (hash aggregate) when the values are fixed-width;
+  all of them see the same orderings, so they pick the same row. Hive 2.3 has no max_by:
+  max/min of a struct that starts with the order (ties then go to the largest/smallest values);
+  rows with a null order are skipped, as max_by/min_by skip them.
+-#}
+{% macro _tj_arg_extreme(agg, order, values, names, dialect) %}
+  {%- set fields = [] -%}
+  {%- if dialect == 'hive' -%}
+    {%- do fields.append("'tj__order', " ~ order) -%}
+    {%- for v in values -%}{%- do fields.append("'" ~ names[loop.index0] ~ "', " ~ v) -%}{%- endfor -%}
+    {#- rows without an order (nothing to pick) must not compete: a struct of nulls is the minimum -#}
+    {{ return(agg ~ '(case when ' ~ order ~ ' is not null then named_struct(' ~ fields | join(', ') ~ ') end)') }}
+  {%- else -%}
+    {%- for v in values -%}{%- do fields.append("'" ~ names[loop.index0] ~ "', " ~ agg ~ '_by(' ~ v ~ ', ' ~ order ~ ')') -%}{%- endfor -%}
+    {{ return('named_struct(' ~ fields | join(', ') ~ ')') }}
+  {%- endif -%}
+{% endmacro %}

@@ -65,7 +65,7 @@ class Dbt:
         argv = [*args, "--project-dir", str(self.project_dir), "--profiles-dir", os.environ["DBT_PROFILES_DIR"]]
         return dbtRunner(callbacks=callbacks or []).invoke(argv)
 
-    def render(self, calls: list[dict]) -> dict:
+    def render(self, calls: list[dict], dbt_vars: dict | None = None) -> dict:
         """Render macro calls in one invocation: {id: sql}. Raises on any compile error."""
         rendered: dict = {}
         errors: list[str] = []
@@ -77,8 +77,9 @@ class Dbt:
             elif event.info.level == "error":  # run-operation reports compile errors only as events
                 errors.append(event.info.msg)
 
+        extra = ["--vars", json.dumps(dbt_vars)] if dbt_vars else []
         result = self.invoke("run-operation", "tj_render_calls", "--args", json.dumps({"calls": calls}),
-                             "--quiet", callbacks=[collect])
+                             "--quiet", *extra, callbacks=[collect])
         if not result.success:
             raise RuntimeError(f"dbt run-operation failed: {self.failure_message(result)}\n" + "\n".join(errors))
         return rendered

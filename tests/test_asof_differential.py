@@ -21,7 +21,7 @@ from temporal_joins.hiveql import parse_hive
 
 SCHEMA = "tj_diff"
 GROUPS = 350
-STRATEGIES = ("union", "exploding")
+STRATEGIES = ("union", "exploding", "broadcast")
 FLAVOURS = ("asof_join", "hive__asof_join")
 
 CASES = [

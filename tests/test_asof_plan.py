@@ -1,5 +1,6 @@
-"""The union strategy's physical plan: one shuffle and one window on the keyed path,
-whatever the number of right columns (the right row travels as one struct)."""
+"""Physical plans. union: one shuffle and one window on the keyed path, whatever the number
+of right columns (the right row travels as one struct). broadcast: the right side is never
+shuffled or sorted (one broadcast hash join, one hash aggregate). And what `auto` picks."""
 
 from __future__ import annotations
 
@@ -13,10 +14,14 @@ SCHEMA = "tj_plan"
 @pytest.fixture(scope="module")
 def plan_tables(spark):
     spark.sql(f"create database if not exists {SCHEMA}")
-    for table in ("labels", "features_1", "features_20"):  # v1 catalog: no CREATE OR REPLACE ... AS
+    for table in ("labels", "labels_3", "labels_map", "features_1", "features_20"):  # v1 catalog: no CREATE OR REPLACE ... AS
         spark.sql(f"drop table if exists {SCHEMA}.{table}")
     spark.sql(f"create table {SCHEMA}.labels using parquet as "
               "select id, cast(id * 10 as bigint) as ts, 'x' as label from range(100)")
+    spark.sql(f"create table {SCHEMA}.labels_3 using parquet as "  # three rows per id
+              "select id % 34 as id, cast(id * 10 as bigint) as ts, 'x' as label from range(100)")
+    spark.sql(f"create table {SCHEMA}.labels_map using parquet as "
+              "select id, cast(id * 10 as bigint) as ts, map('k', id) as tags from range(100)")
     wide = ", ".join(f"cast(id + {i} as double) as v{i}" for i in range(1, 21))
     spark.sql(f"create table {SCHEMA}.features_1 using parquet as "
               "select id % 50 as id, id as ts, cast(id as double) as v1 from range(1000)")
@@ -27,11 +32,12 @@ def plan_tables(spark):
 @pytest.fixture(scope="module")
 def plans(spark, dbt, plan_tables):
     calls = []
-    for width in (1, 20):
-        for direction in ("backward", "forward"):
-            calls.append({"id": f"{width}|{direction}", "macro": "asof_join", "kwargs": {
-                "left": f"{SCHEMA}.labels", "right": f"{SCHEMA}.features_{width}", "left_time": "ts",
-                "right_time": "ts", "by": "id", "direction": direction, "prefix": "f_", "strategy": "union"}})
+    for strategy in ("union", "broadcast"):
+        for width in (1, 20):
+            for direction in ("backward", "forward"):
+                calls.append({"id": f"{strategy}|{width}|{direction}", "macro": "asof_join", "kwargs": {
+                    "left": f"{SCHEMA}.labels", "right": f"{SCHEMA}.features_{width}", "left_time": "ts",
+                    "right_time": "ts", "by": "id", "direction": direction, "prefix": "f_", "strategy": strategy}})
     rendered = dbt.render(calls)
     spark.conf.set("spark.sql.adaptive.enabled", "false")  # the plan as written, not as re-optimised
     try:
@@ -44,7 +50,7 @@ def plans(spark, dbt, plan_tables):
 @pytest.mark.parametrize("width", [1, 20])
 @pytest.mark.parametrize("direction", ["backward", "forward"])
 def test_union_plan_has_one_exchange_and_one_window(plans, width, direction):
-    sql, plan = plans[f"{width}|{direction}"]
+    sql, plan = plans[f"union|{width}|{direction}"]
     exchanges = re.findall(r"\bExchange (\w+)", plan)
     windows = re.findall(r"\bWindow \[", plan)
     assert exchanges == ["hashpartitioning"], plan
@@ -54,3 +60,53 @@ def test_union_plan_has_one_exchange_and_one_window(plans, width, direction):
     assert sql.count("ignore nulls over") == 1
     if width == 20:
         assert "`v20`" in sql
+
+
+@pytest.mark.parametrize("width", [1, 20])
+@pytest.mark.parametrize("direction", ["backward", "forward"])
+def test_broadcast_plan_never_shuffles_or_sorts_the_right_side(plans, width, direction):
+    sql, plan = plans[f"broadcast|{width}|{direction}"]
+    assert len(re.findall(r"\bBroadcastHashJoin\b", plan)) == 1, plan
+    # the only shuffle is the aggregate's, after the map-side partial aggregate
+    assert re.findall(r"\bExchange (\w+)", plan) == ["hashpartitioning"], plan
+    assert not re.findall(r"\b(Sort|Window|SortAggregate|SortMergeJoin) ", plan), plan
+    assert len(re.findall(r"\bHashAggregate\(", plan)) == 2, plan
+    if width == 20:
+        assert "`v20`" in sql
+
+
+def _auto(dbt, left, by="id", dbt_vars=None):
+    call = {"id": "auto", "macro": "asof_join", "kwargs": {
+        "left": left, "right": f"{SCHEMA}.features_1", "left_time": "ts", "right_time": "ts", "by": by,
+        "prefix": "f_", "strategy": "auto"}}
+    return dbt.render([call], dbt_vars=dbt_vars)["auto"]
+
+
+def _picked(sql: str) -> str:
+    return "broadcast" if "MAPJOIN(tj__lsrc)" in sql else "union" if "ignore nulls over" in sql else "?"
+
+
+def test_auto_picks_broadcast_for_a_small_left_side_with_one_row_per_key(dbt, plan_tables):
+    assert _picked(_auto(dbt, f"{SCHEMA}.labels")) == "broadcast"
+
+
+def test_auto_picks_union_when_keys_hold_more_left_rows_or_the_left_side_is_large(dbt, plan_tables):
+    assert _picked(_auto(dbt, f"{SCHEMA}.labels_3")) == "union"
+    assert _picked(_auto(dbt, f"{SCHEMA}.labels_3", dbt_vars={"temporal_joins_broadcast_max_rows_per_key": 3})) == "broadcast"
+    assert _picked(_auto(dbt, f"{SCHEMA}.labels", dbt_vars={"temporal_joins_broadcast_max_rows": 99})) == "union"
+    assert _picked(_auto(dbt, f"{SCHEMA}.labels", by=[])) == "union"  # no keys: broadcast would be a nested loop
+    assert _picked(_auto(dbt, f"{SCHEMA}.labels_map")) == "union"  # map columns cannot be grouped
+
+
+def test_broadcast_refuses_map_columns_and_auto_refuses_bad_limits(dbt, plan_tables):
+    call = {"id": "x", "macro": "asof_join", "kwargs": {
+        "left": f"{SCHEMA}.labels_map", "right": f"{SCHEMA}.features_1", "left_time": "ts", "right_time": "ts",
+        "by": "id", "prefix": "f_", "strategy": "broadcast"}}
+    with pytest.raises(RuntimeError) as error:
+        dbt.render([call])
+    for part in ("asof_join", "`strategy`", "maps cannot be grouped", "`tags` is map<string,bigint>", "'broadcast'"):
+        assert part in str(error.value)
+    with pytest.raises(RuntimeError) as error:
+        _auto(dbt, f"{SCHEMA}.labels", dbt_vars={"temporal_joins_broadcast_max_rows": "lots"})
+    for part in ("asof_join", "temporal_joins_broadcast_max_rows", "non-negative whole number", "'lots'"):
+        assert part in str(error.value)

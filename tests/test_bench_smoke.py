@@ -86,8 +86,10 @@ def _check(records, expect):
 def test_every_contender_matches_duckdb(bench, spark):
     assert bench.stages.kind == "status-store"  # this session has no UI; the bench CLI uses REST
     records = bench.run_scenario("asc", N)
-    _check(records, ["ours union", "ours exploding", "thesis exploding", "thesis union",
-                     "spark SortMergeAsOfJoin", "spark default rewrite", "duckdb"])
+    _check(records, ["ours auto", "ours union", "ours exploding", "ours broadcast", "ours python broadcast",
+                     "thesis exploding", "thesis union", "spark SortMergeAsOfJoin", "spark default rewrite", "duckdb"])
+    # one left row per id: auto's statistics query picks broadcast
+    assert bench.sqls["auto:keyed"] == bench.sqls["broadcast:keyed"]
     ref = records[0]["reference"]
     assert ref["n_rows"] == N and 0 < ref["n_matched"] < N
     union = next(r for r in records if r["contender"].startswith("ours union"))
@@ -101,8 +103,8 @@ def test_ours_under_ansi_on_and_off(bench, spark, ansi):
     saved = spark.conf.get("spark.sql.ansi.enabled")
     spark.conf.set("spark.sql.ansi.enabled", ansi)
     try:
-        _check(bench.run_scenario("asc", N, re.compile("^ours (union|exploding)|duckdb")),
-               ["ours union", "ours exploding"])
+        _check(bench.run_scenario("asc", N, re.compile("^ours (auto|union|exploding|broadcast)|duckdb")),
+               ["ours auto", "ours union", "ours exploding", "ours broadcast"])
     finally:
         spark.conf.set("spark.sql.ansi.enabled", saved)
 
@@ -112,6 +114,7 @@ def test_variants_and_report(bench, tmp_path):
         bench.run_scenario("asc", N, re.compile("default|duckdb"))  # the left20 target compares with asc
     _check(bench.run_scenario("hotkey", N, re.compile("default|SortMerge|duckdb")), ["ours", "SortMerge"])
     _check(bench.run_scenario("left20", N, re.compile("default|duckdb")), ["ours"])
+    assert bench.sqls["auto:keyed"] == bench.sqls["union:keyed"]  # 20 left rows per id: auto keeps union
     _check(bench.run_scenario("nokey", N, re.compile("union|SortMerge|duckdb")), ["ours union", "SortMerge"])
     bucketed = bench.run_scenario("bucketed4", N, re.compile("default|SortMerge"))
     _check(bucketed, ["ours", "SortMerge"])

@@ -2,7 +2,7 @@
 
 Each committed file must equal what `python -m temporal_joins.hive_export` writes now; every
 statement parses with Hive 2.3's own parser (the one in the pyspark wheel); each query runs on
-Spark over small data: union == exploding per direction, backward and forward equal DuckDB's
+Spark over small data: union == exploding == broadcast per direction, backward and forward equal DuckDB's
 ASOF JOIN, and the thesis's Listing 4.1 equals the matched rows of our backward join.
 """
 
@@ -61,7 +61,7 @@ def test_every_statement_parses_with_hive_2_3(spark, exported):
         for statement in _statements(path.read_text(), variables):
             assert parse_hive(spark, statement), (path.name, statement)
             parsed += 1
-    assert parsed == 6 + 3 * 7  # 00_tables: 6 statements; every query file: use, drop, create
+    assert parsed == 6 + 3 * 10  # 00_tables: 6 statements; every query file (thesis + 3 strategies x 3 directions): use, drop, create
 
 
 def _rows(spark, sql: str) -> Counter:
@@ -103,7 +103,7 @@ def test_queries_agree_on_spark_and_with_duckdb(spark, exported):
     for direction in hive_export.DIRECTIONS:
         union, exploding = results[f"asof_union_{direction}"], results[f"asof_exploding_{direction}"]
         assert sum(union.values()) == len(LABELS)  # a left join: every label once
-        assert union == exploding, direction
+        assert union == exploding == results[f"asof_broadcast_{direction}"], direction
         if direction in oracle:
             assert union == oracle[direction], direction
     # DuckDB has no nearest; check its ties by hand: equal distance -> the earlier feature

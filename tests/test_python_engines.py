@@ -27,7 +27,7 @@ from temporal_joins import asof
 from temporal_joins.asof import NativeAsOfUnavailable, asof_join, choose_buckets, native_metrics
 
 GROUPS = 160
-ENGINES = ("native", "arrow")
+ENGINES = ("native", "arrow", "broadcast")
 # Per direction, two complementary halves of allow_exact_matches x tolerance x join_type
 # (each half covers every pair of those three settings); kinds alternate halves, so each
 # engine meets all 24 configs across the kinds at half the Spark work, plus ties without order_by.
@@ -270,7 +270,7 @@ def test_invalid_arguments_name_argument_allowed_and_received(spark):
         "Received: 'sideways'.")
     assert _err(spark, join_type="outer").startswith("temporal_joins.asof_join: invalid argument `join_type`. "
                                                      "Allowed: left, inner. Received: 'outer'.")
-    assert "invalid argument `engine`. Allowed: auto, native, arrow. Received: 'gpu'." in _err(spark, engine="gpu")
+    assert "invalid argument `engine`. Allowed: auto, native, arrow, broadcast. Received: 'gpu'." in _err(spark, engine="gpu")
     assert "invalid argument `allow_exact_matches`. Allowed: true, false. Received: 'yes'." in _err(
         spark, allow_exact_matches="yes")
     assert "`tolerance`. Allowed: a non-negative number for numeric time columns. Received: -1." in _err(
@@ -319,3 +319,46 @@ def test_errors_mirror_the_macro(seeded, spark):
         with pytest.raises(ValueError) as info:
             asof_join(labels, features, **kwargs)
         assert str(info.value) in macro_message, (str(info.value), macro_message)
+
+
+# ---------------------------------------------------------------- the broadcast engine and auto's rule
+
+def _plan(df) -> str:
+    return df._jdf.queryExecution().executedPlan().toString()
+
+
+def test_auto_takes_broadcast_for_a_small_left_side_with_few_rows_per_key(spark):
+    left, right = _ts_frames(spark)  # at most 2 left rows per id
+    df = asof_join(left, right, "label_time", "feature_time", by="id", order_by="version", engine="auto")
+    plan = _plan(df)
+    assert "BroadcastHashJoin" in plan and "SortMergeAsOfJoin" not in plan, plan
+    assert native_metrics(df) is None
+    native = asof_join(left, right, "label_time", "feature_time", by="id", order_by="version", engine="native")
+    assert sorted(map(tuple, df.collect())) == sorted(map(tuple, native.collect()))
+
+
+def test_auto_leaves_broadcast_for_many_left_rows_per_key(spark, monkeypatch):
+    left, right = _ts_frames(spark)
+    monkeypatch.setattr(asof, "BROADCAST_MAX_ROWS_PER_KEY", 1)
+    # (the native engine's plan is pinned: its executed plan is a scan of the pinned RDD)
+    assert "BroadcastHashJoin" not in _plan(asof_join(left, right, "label_time", "feature_time", by="id", engine="auto"))
+    monkeypatch.setattr(asof, "BROADCAST_MAX_ROWS_PER_KEY", 2)
+    monkeypatch.setattr(asof, "BROADCAST_MAX_ROWS", 2)
+    assert "BroadcastHashJoin" not in _plan(asof_join(left, right, "label_time", "feature_time", by="id", engine="auto"))
+
+
+def test_broadcast_engine_refuses_unkeyed_joins_and_map_columns(spark):
+    left, right = _ts_frames(spark)
+    with pytest.raises(ValueError) as error:
+        asof_join(left, right, "label_time", "feature_time", prefix="r_", engine="broadcast")
+    for part in ("asof_join", "`by`", "one or more key columns when engine is broadcast", "Received: []"):
+        assert part in str(error.value)
+    with pytest.raises(ValueError) as error:
+        asof_join(left.withColumn("tags", F.create_map(F.lit("k"), F.col("label"))), right, "label_time",
+                  "feature_time", by="id", engine="broadcast")
+    for part in ("`engine`", "maps cannot be grouped", "`tags` is a map", "'broadcast'"):
+        assert part in str(error.value)
+    # auto does not fail on a map column: it takes another engine
+    auto = asof_join(left.withColumn("tags", F.create_map(F.lit("k"), F.col("label"))), right, "label_time",
+                     "feature_time", by="id", engine="auto")
+    assert "BroadcastHashJoin" not in _plan(auto)

@@ -9,31 +9,17 @@
 {% macro _asof_exploding_sql(spec, dialect) %}
   {%- set lt = 'tj__left.tj__t' -%}
   {%- set rt = 'tj__right.tj__rt' -%}
-  {%- set on = [] -%}
-  {%- for pair in spec.by -%}{%- do on.append('tj__left.tj__k' ~ loop.index0 ~ ' = tj__right.tj__k' ~ loop.index0) -%}{%- endfor -%}
-  {%- set strict = not spec.allow_exact_matches -%}
+  {%- set keys = [] -%}
+  {%- for pair in spec.by -%}{%- do keys.append(['tj__left.tj__k' ~ loop.index0, 'tj__right.tj__k' ~ loop.index0]) -%}{%- endfor -%}
+  {%- set on = temporal_joins._asof_candidate_conditions(spec, lt, rt, keys) -%}
   {%- if spec.direction == 'backward' -%}
-    {%- do on.append(rt ~ (' < ' if strict else ' <= ') ~ lt) -%}
     {%- set rank = [rt ~ ' desc'] -%}
   {%- elif spec.direction == 'forward' -%}
-    {%- do on.append(rt ~ (' > ' if strict else ' >= ') ~ lt) -%}
     {%- set rank = [rt ~ ' asc'] -%}
   {%- else -%}
-    {#- no time comparison bounds the candidates here, so null times must be excluded explicitly -#}
-    {%- do on.append(lt ~ ' is not null and ' ~ rt ~ ' is not null') -%}
-    {%- if strict -%}{%- do on.append(rt ~ ' <> ' ~ lt) -%}{%- endif -%}
     {#- closest first; on equal distance the backward row -#}
-    {%- set rank = ['case when ' ~ rt ~ ' <= ' ~ lt ~ ' then ' ~ temporal_joins._tj_gap(lt, rt, spec.kind)
-                    ~ ' else ' ~ temporal_joins._tj_gap(rt, lt, spec.kind) ~ ' end asc',
+    {%- set rank = [temporal_joins._asof_distance(spec, lt, rt) ~ ' asc',
                     'case when ' ~ rt ~ ' <= ' ~ lt ~ ' then 0 else 1 end asc'] -%}
-  {%- endif -%}
-  {%- if spec.tolerance is not none -%}
-    {%- if spec.direction in ['backward', 'nearest'] -%}
-      {%- do on.append('(' ~ rt ~ ' > ' ~ lt ~ ' or ' ~ temporal_joins._tj_within_tolerance(lt, rt, spec, 'backward') ~ ')') -%}
-    {%- endif -%}
-    {%- if spec.direction in ['forward', 'nearest'] -%}
-      {%- do on.append('(' ~ rt ~ ' < ' ~ lt ~ ' or ' ~ temporal_joins._tj_within_tolerance(lt, rt, spec, 'forward') ~ ')') -%}
-    {%- endif -%}
   {%- endif -%}
   {%- if not on -%}{%- do on.append('1 = 1') -%}{%- endif -%}
   {%- for ob in spec.order_by -%}{%- do rank.append('tj__right.tj__o' ~ loop.index0 ~ ' desc') -%}{%- endfor -%}

@@ -11,7 +11,7 @@
   {{ temporal_joins._tj_required(m, 'right_time', right_time, 'a column of `right`') }}
   {%- set direction = temporal_joins._tj_choice(m, 'direction', direction, ['backward', 'forward', 'nearest']) -%}
   {%- set join_type = temporal_joins._tj_choice(m, 'join_type', join_type, ['left', 'inner']) -%}
-  {%- set strategy = temporal_joins._tj_choice(m, 'strategy', strategy, ['auto', 'union', 'exploding']) -%}
+  {%- set strategy = temporal_joins._tj_choice(m, 'strategy', strategy, ['auto', 'union', 'exploding', 'broadcast']) -%}
   {%- set allow_exact_matches = temporal_joins._tj_bool(m, 'allow_exact_matches', allow_exact_matches) -%}
   {%- if prefix is none -%}{%- set prefix = '' -%}{%- endif -%}
   {%- if prefix is not string or not modules.re.match('^[A-Za-z0-9_]*$', prefix) or (prefix != '' and prefix[0] in '0123456789') -%}
@@ -40,6 +40,17 @@
   {%- set right_columns = outputs.right_columns -%}
   {%- set left_columns = outputs.left_columns -%}
 
+  {%- if strategy == 'broadcast' -%}
+    {%- if not pairs -%}
+      {{ temporal_joins._tj_fail(m, 'by', 'one or more key columns when strategy is broadcast (without keys every right row would be paired with every earlier left row)', by) }}
+    {%- endif -%}
+    {%- for c in temporal_joins._asof_ungroupable(left_info) -%}
+      {{ temporal_joins._tj_fail(m, 'strategy', 'auto, union, exploding when `left` has map or variant columns (broadcast groups by the left columns, and maps cannot be grouped)', strategy, 'left column `' ~ c.name ~ '` is ' ~ c.dtype) }}
+    {%- endfor -%}
+  {%- elif strategy == 'auto' -%}
+    {%- set strategy = temporal_joins._asof_auto_strategy(m, left_info, pairs) -%}
+  {%- endif -%}
+
   {%- set time_output = [] -%}
   {%- for rc in right_columns if rc.source | lower == right_time | lower -%}{%- do time_output.append(rc.output) -%}{%- endfor -%}
   {{ return({
@@ -49,7 +60,7 @@
       'direction': direction, 'allow_exact_matches': allow_exact_matches, 'tolerance': tolerance,
       'join_type': join_type, 'right_columns': right_columns, 'time_output': time_output[0],
       'order_by': order_by,
-      'strategy': 'union' if strategy == 'auto' else strategy,
+      'strategy': strategy,
   }) }}
 {% endmacro %}
 
@@ -60,6 +71,8 @@
   {%- endif -%}
   {%- if spec.strategy == 'exploding' -%}
     {{ return(temporal_joins._asof_exploding_sql(spec, dialect)) }}
+  {%- elif spec.strategy == 'broadcast' -%}
+    {{ return(temporal_joins._asof_broadcast_sql(spec, dialect)) }}
   {%- else -%}
     {{ return(temporal_joins._asof_union_sql(spec, dialect)) }}
   {%- endif -%}
@@ -99,4 +112,85 @@
   {%- set gap = temporal_joins._tj_gap(left_t, right_t, spec.kind) if side == 'backward'
            else temporal_joins._tj_gap(right_t, left_t, spec.kind) -%}
   {{ return(gap ~ ' <= ' ~ temporal_joins._tj_distance_literal(spec.tolerance)) }}
+{% endmacro %}
+
+{#-
+  The join predicate of the candidate-based strategies (exploding, broadcast): equal keys,
+  the time on the allowed side (strict without exact matches), within the tolerance.
+  keys: [[left expr, right expr], ...]. Returns a new list the caller may extend.
+-#}
+{% macro _asof_candidate_conditions(spec, lt, rt, keys) %}
+  {%- set on = [] -%}
+  {%- for pair in keys -%}{%- do on.append(pair[0] ~ ' = ' ~ pair[1]) -%}{%- endfor -%}
+  {%- set strict = not spec.allow_exact_matches -%}
+  {%- if spec.direction == 'backward' -%}
+    {%- do on.append(rt ~ (' < ' if strict else ' <= ') ~ lt) -%}
+  {%- elif spec.direction == 'forward' -%}
+    {%- do on.append(rt ~ (' > ' if strict else ' >= ') ~ lt) -%}
+  {%- else -%}
+    {#- no time comparison bounds the candidates here, so null times must be excluded explicitly -#}
+    {%- do on.append(lt ~ ' is not null and ' ~ rt ~ ' is not null') -%}
+    {%- if strict -%}{%- do on.append(rt ~ ' <> ' ~ lt) -%}{%- endif -%}
+  {%- endif -%}
+  {%- if spec.tolerance is not none -%}
+    {%- if spec.direction in ['backward', 'nearest'] -%}
+      {%- do on.append('(' ~ rt ~ ' > ' ~ lt ~ ' or ' ~ temporal_joins._tj_within_tolerance(lt, rt, spec, 'backward') ~ ')') -%}
+    {%- endif -%}
+    {%- if spec.direction in ['forward', 'nearest'] -%}
+      {%- do on.append('(' ~ rt ~ ' < ' ~ lt ~ ' or ' ~ temporal_joins._tj_within_tolerance(lt, rt, spec, 'forward') ~ ')') -%}
+    {%- endif -%}
+  {%- endif -%}
+  {{ return(on) }}
+{% endmacro %}
+
+{#- |left time - right time| in _tj_gap's arithmetic (nearest ranks candidates by it). -#}
+{% macro _asof_distance(spec, lt, rt) %}
+  {{ return('case when ' ~ rt ~ ' <= ' ~ lt ~ ' then ' ~ temporal_joins._tj_gap(lt, rt, spec.kind)
+            ~ ' else ' ~ temporal_joins._tj_gap(rt, lt, spec.kind) ~ ' end') }}
+{% endmacro %}
+
+{#-
+  strategy='auto': broadcast when the left side is small and has few rows per key, else union.
+  broadcast never shuffles the right side, but it pairs each right row with every later left
+  row of its key, so it needs the left side's size: one query at compile time (left rows and
+  the most left rows of one key). Without keys, a CTE left side (nothing to query), map
+  columns (cannot be grouped) or at parse time, auto means union.
+-#}
+{% macro _asof_auto_strategy(m, left_info, pairs) %}
+  {%- if not pairs or left_info.columns is none or not execute -%}{{ return('union') }}{%- endif -%}
+  {%- if temporal_joins._asof_ungroupable(left_info) -%}{{ return('union') }}{%- endif -%}
+  {%- set limits = {} -%}
+  {%- for name, default in [('temporal_joins_broadcast_max_rows', 2000000), ('temporal_joins_broadcast_max_rows_per_key', 2)] -%}
+    {%- set value = var(name, default) -%}
+    {%- if value is not number or value is boolean or value < 0 or value != value | int -%}
+      {{ temporal_joins._tj_fail(m, 'var ' ~ name, 'a non-negative whole number', value) }}
+    {%- endif -%}
+    {%- do limits.update({name: value | int}) -%}
+  {%- endfor -%}
+  {%- set keys = [] -%}
+  {%- for pair in pairs -%}{%- do keys.append(pair[0]) -%}{%- endfor -%}
+  {%- set stats = run_query(temporal_joins._asof_auto_stats_sql(left_info.sql, keys)) -%}
+  {%- set rows = stats.columns[0].values()[0] or 0 -%}
+  {%- set per_key = stats.columns[1].values()[0] or 0 -%}
+  {%- if rows <= limits.temporal_joins_broadcast_max_rows and per_key <= limits.temporal_joins_broadcast_max_rows_per_key -%}
+    {{ return('broadcast') }}
+  {%- endif -%}
+  {{ return('union') }}
+{% endmacro %}
+
+{#- auto's statistics query: left rows, and the most left rows of one key (relation_sql and keys are validated). -#}
+{% macro _asof_auto_stats_sql(relation_sql, keys) %}
+  {%- set quoted = [] -%}
+  {%- for k in keys -%}{%- do quoted.append(temporal_joins._tj_q(k)) -%}{%- endfor -%}
+  {{ return('select sum(tj__n) as tj__rows, max(tj__n) as tj__per_key from (select count(*) as tj__n from '
+            ~ relation_sql ~ ' group by ' ~ quoted | join(', ') ~ ') as tj__key_counts') }}
+{% endmacro %}
+
+{#- Left columns Spark cannot group by (maps and variants, also nested): broadcast groups by every left column. -#}
+{% macro _asof_ungroupable(left_info) %}
+  {%- set found = [] -%}
+  {%- for c in (left_info.columns or []) if modules.re.search('map<|(^|[<,:\\s])variant($|[>,\\s])', c.dtype) -%}
+    {%- do found.append(c) -%}
+  {%- endfor -%}
+  {{ return(found) }}
 {% endmacro %}

@@ -17,7 +17,14 @@ Engines (see README.md#python-fallback):
           physical plan is checked, and pinned, while the flag is set.
   arrow   both sides hash-partitioned into B buckets by the keys; each bucket merged by
           cogroup().applyInArrow with a numpy/pyarrow as-of (one sort, running max/min).
-  auto    native when the running Spark plans SortMergeAsOfJoin, else arrow.
+  broadcast  (keyed joins) the left rows are broadcast; right rows stream past them into a
+          hash aggregate that keeps the best candidate per left row: the right side is never
+          shuffled or sorted. Each right row pairs with every left row of its key on the
+          allowed side, so it is for small left sides with few rows per key.
+  auto    broadcast when the join is keyed and one query on the left side finds at most
+          BROADCAST_MAX_ROWS rows and BROADCAST_MAX_ROWS_PER_KEY rows per key (the macro's
+          auto rule, with its defaults); else native when the running Spark plans
+          SortMergeAsOfJoin, else arrow.
 """
 
 from __future__ import annotations
@@ -32,7 +39,10 @@ MACRO = "asof_join"
 IDENTIFIER = r"^[A-Za-z_][A-Za-z0-9_]*$"
 DIRECTIONS = ("backward", "forward", "nearest")
 JOIN_TYPES = ("left", "inner")
-ENGINES = ("auto", "native", "arrow")
+ENGINES = ("auto", "native", "arrow", "broadcast")
+# auto's broadcast rule: the same defaults as the macro's vars temporal_joins_broadcast_max_rows(_per_key)
+BROADCAST_MAX_ROWS = 2_000_000
+BROADCAST_MAX_ROWS_PER_KEY = 2
 NATIVE_FLAG = "spark.sql.join.sortMergeAsOfJoin.enabled"
 # Plan nodes that mean the as-of join was rewritten into a (near-)cartesian product.
 CARTESIAN_NODES = ("CartesianProduct", "BroadcastNestedLoopJoin")
@@ -247,10 +257,14 @@ def asof_join(left_df, right_df, left_time, right_time, by=(), direction="backwa
     Returns a Spark DataFrame with the macro's rows and columns. Raises ValueError naming
     the argument, the allowed values and the received value, like the macro.
     engine: 'native' (SortMergeAsOfJoin; NativeAsOfUnavailable if Spark cannot plan it),
-    'arrow' (bucketed cogroup + vectorized merge), or 'auto' (native if available, else arrow).
+    'arrow' (bucketed cogroup + vectorized merge), 'broadcast' (broadcast left side + hash
+    aggregate; keyed joins only), or 'auto' (broadcast for a small left side with few rows per
+    key, else native if available, else arrow).
     """
     s = _spec(left_df, right_df, left_time, right_time, by, direction, allow_exact_matches, tolerance,
               join_type, columns, prefix, order_by, engine)
+    if s.engine == "broadcast" or (s.engine == "auto" and _broadcast_fits(left_df, s)):
+        return _broadcast(left_df, right_df, s)
     if s.engine == "arrow":
         return _arrow(left_df, right_df, s)
     try:
@@ -445,6 +459,104 @@ def _is_float(dtype) -> bool:
     from pyspark.sql import types as T
 
     return isinstance(dtype, (T.FloatType, T.DoubleType))
+
+
+# --------------------------------------------------------------------------- broadcast engine
+
+def _map_columns(df) -> list[str]:
+    """Columns Spark cannot group by (maps and variants, also nested): broadcast groups by every left column."""
+    return [f.name for f in df.schema.fields
+            if re.search(r"map<|(^|[<,:\s])variant($|[>,\s])", f.dataType.simpleString())]
+
+
+def _broadcast_fits(left_df, s: _Spec) -> bool:
+    """auto's rule (the macro's _asof_auto_strategy): keyed, groupable, small, few rows per key."""
+    from pyspark.sql import functions as F
+
+    if not s.by or _map_columns(left_df):
+        return False
+    counts = left_df.groupBy(*[F.col(f"`{l}`") for l, _ in s.by]).agg(F.count(F.lit(1)).alias("n"))
+    rows, per_key = counts.agg(F.sum("n"), F.max("n")).first()
+    return (rows or 0) <= BROADCAST_MAX_ROWS and (per_key or 0) <= BROADCAST_MAX_ROWS_PER_KEY
+
+
+def _broadcast(left_df, right_df, s: _Spec):
+    """The macro's broadcast strategy (macros/asof/_asof_broadcast.sql) on DataFrames."""
+    from pyspark.sql import functions as F
+
+    if not s.by:
+        _fail("by", "one or more key columns when engine is broadcast (without keys every right row "
+              "would be paired with every earlier left row)", [])
+    maps = _map_columns(left_df)
+    if maps:
+        _fail("engine", "auto, native, arrow when `left_df` has map or variant columns (broadcast groups by "
+              "the left columns, and maps cannot be grouped)", s.engine, f"left column `{maps[0]}` is a map or variant")
+    names = list(left_df.columns) + list(right_df.columns) + [o for _, o in s.right_columns]
+    groups = [_internal(names, f"__tj_g{i}") for i in range(len(s.left_columns))]
+    values = [_internal(names, f"__tj_v{i}") for i in range(len(s.right_columns))]
+    order, copy, matches = (_internal(names, n) for n in ("__tj_order", "__tj_copy", "__tj_matches"))
+
+    def lcol(c):
+        return F.col(f"__tj_l.`{c}`")
+
+    def rcol(c):
+        return F.col(f"__tj_r.`{c}`")
+
+    lt = _time_expr(lcol(s.left_time), s.kind, s.left_type)
+    rt = _time_expr(rcol(s.right_time), s.kind, s.right_type)
+    strict = not s.allow_exact_matches
+    cond = F.lit(True)
+    for l, r in s.by:
+        cond = cond & (lcol(l) == rcol(r))
+    if s.direction == "backward":
+        cond = cond & ((rt < lt) if strict else (rt <= lt))
+    elif s.direction == "forward":
+        cond = cond & ((rt > lt) if strict else (rt >= lt))
+    else:
+        cond = cond & lt.isNotNull() & rt.isNotNull()
+        if strict:
+            cond = cond & (rt != lt)
+    if s.tolerance is not None:
+        cond = cond & _native_within(lt, rt, s)
+
+    # The best candidate is the largest order (see the macro): exact arithmetic on integral units.
+    exact_lt, exact_rt = lt, rt
+    if s.kind in ("timestamp", "date", "numeric_integral"):
+        exact_lt, exact_rt = lt.cast("decimal(20,0)"), rt.cast("decimal(20,0)")
+    agg = F.max_by
+    if s.direction == "backward":
+        fields = [rt]
+    elif s.direction == "forward" and not s.order_by:
+        fields, agg = [rt], F.min_by
+    elif s.direction == "forward":
+        fields = [-exact_rt]
+    else:
+        backward_side = exact_rt <= exact_lt
+        fields = [-F.when(backward_side, exact_lt - exact_rt).otherwise(exact_rt - exact_lt),
+                  F.when(backward_side, 1).otherwise(0)]
+    fields += [rcol(o) for o in s.order_by]
+    order_col = fields[0] if len(fields) == 1 else F.struct(*[f.alias(f"o{i}") for i, f in enumerate(fields)])
+
+    left_rows = left_df.alias("__tj_l")
+    candidates = right_df.alias("__tj_r").join(F.broadcast(left_rows), cond, "inner").select(
+        *[lcol(c).alias(g) for c, g in zip(s.left_columns, groups)],
+        order_col.alias(order),
+        *[rcol(src).alias(v) for (src, _), v in zip(s.right_columns, values)],
+        F.lit(0).alias(copy))
+    # one marker row per left row: keeps unmatched rows and counts duplicates
+    markers = left_df.select(
+        *[F.col(f"`{c}`").alias(g) for c, g in zip(s.left_columns, groups)],
+        F.lit(None).cast(candidates.schema[order].dataType).alias(order),
+        *[F.lit(None).cast(candidates.schema[v].dataType).alias(v) for v in values],
+        F.lit(1).alias(copy))
+    best = markers.unionByName(candidates).groupBy(*groups).agg(
+        *[agg(F.col(v), F.col(order)).alias(v) for v in values],
+        F.count(order).alias(matches), F.sum(copy).alias(copy))
+    if s.join_type == "inner":
+        best = best.where(F.col(matches) > 0)
+    best = best.withColumn(copy, F.explode(F.array_repeat(F.lit(0), F.col(copy).cast("int"))))
+    return best.select(*[F.col(g).alias(c) for g, c in zip(groups, s.left_columns)],
+                       *[F.col(v).alias(out) for v, (_, out) in zip(values, s.right_columns)])
 
 
 # --------------------------------------------------------------------------- arrow engine

@@ -8,7 +8,7 @@ Queries, each `create table ... stored as orc as select ...` with the output col
 id, ts, label, r_ts, r_value:
     thesis_listing_4_1.hql          the thesis's Exploding query (Listing 4.1) as written: an
                                     inner join on the key and l.ts >= r.ts, row_number() = 1
-    asof_<strategy>_<direction>.hql our macro, hive__asof_join, strategy union | exploding,
+    asof_<strategy>_<direction>.hql our macro, hive__asof_join, strategy union | exploding | broadcast,
                                     direction backward | forward | nearest, left join
 00_tables.hql creates the two external parquet tables over ${hivevar:labels_dir} and
 ${hivevar:features_dir}. The SQL is rendered by `dbt compile --inline` from the package's own
@@ -27,7 +27,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = REPO / "benchmarks" / "hiveql"
-STRATEGIES = ("union", "exploding")
+STRATEGIES = ("union", "exploding", "broadcast")
 DIRECTIONS = ("backward", "forward", "nearest")
 OUTPUT_COLUMNS = ("id", "ts", "label", "r_ts", "r_value")
 

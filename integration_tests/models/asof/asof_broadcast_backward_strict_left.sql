@@ -1,0 +1,3 @@
+{{ temporal_joins.asof_join(
+    ref('asof_labels'), ref('asof_features'), 'label_time', 'feature_time',
+    by='id', direction='backward', allow_exact_matches=false, order_by='version', strategy='broadcast') }}

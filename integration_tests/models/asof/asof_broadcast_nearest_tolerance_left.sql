@@ -1,0 +1,3 @@
+{{ temporal_joins.asof_join(
+    ref('asof_labels'), ref('asof_features'), 'label_time', 'feature_time',
+    by='id', direction='nearest', tolerance='interval 20 minutes', order_by='version', strategy='broadcast') }}

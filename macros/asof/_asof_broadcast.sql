@@ -1,0 +1,115 @@
+{#-
+  The broadcast strategy: the right side is never shuffled or sorted. Its rows stream past
+  a broadcast hash table of the left rows (join on the keys, the time predicate and the
+  tolerance), and a hash aggregate keeps, per left row, the best candidate; only about one
+  row per left row and map task is shuffled. `auto` picks it when the left side is small and
+  has few rows per key (see _asof_auto_strategy): each right row is paired with every left
+  row of its key on the allowed side, so many left rows per key multiply the candidates.
+
+  Left rows are grouped by their columns (so the left side can be read twice and stay
+  deterministic, unlike a generated row id). A second branch adds one marker row per left
+  row: it keeps unmatched left rows and counts duplicates, which the final posexplode
+  restores. Grouping normalizes floating-point keys: a -0.0 in a left column comes out 0.0.
+
+  The best candidate (largest first):
+    backward: the right time, then order_by;  forward: the negated time, then order_by
+    (without order_by simply the smallest time);  nearest: the negated distance, then
+    backward before forward on equal distance, then order_by.
+-#}
+{% macro _asof_broadcast_sql(spec, dialect) %}
+  {%- set lt = 'tj__lsrc.' ~ temporal_joins._tj_q(spec.left_time) -%}
+  {%- set rt = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) -%}
+  {%- set keys = [] -%}
+  {%- for pair in spec.by -%}
+    {%- do keys.append(['tj__lsrc.' ~ temporal_joins._tj_q(pair[0]), 'tj__rsrc.' ~ temporal_joins._tj_q(pair[1])]) -%}
+  {%- endfor -%}
+  {%- set on = temporal_joins._asof_candidate_conditions(spec, lt, rt, keys) -%}
+
+  {%- set agg = 'max' -%}
+  {%- set order_fields = [] -%}
+  {%- if spec.direction == 'backward' -%}
+    {%- do order_fields.append(rt) -%}
+  {%- elif spec.direction == 'forward' and not spec.order_by -%}
+    {%- set agg = 'min' -%}
+    {%- do order_fields.append(rt) -%}
+  {%- elif spec.direction == 'forward' -%}
+    {#- the left time is fixed within a group, so -(right - left) orders like -right; a
+        floating-point right time is negated directly, which is exact -#}
+    {%- do order_fields.append('-' ~ (rt if spec.kind == 'numeric' else temporal_joins._tj_gap(rt, lt, spec.kind))) -%}
+  {%- else -%}
+    {%- do order_fields.append('-(' ~ temporal_joins._asof_distance(spec, lt, rt) ~ ')') -%}
+    {%- do order_fields.append('case when ' ~ rt ~ ' <= ' ~ lt ~ ' then 1 else 0 end') -%}
+  {%- endif -%}
+  {%- for ob in spec.order_by -%}{%- do order_fields.append('tj__rsrc.' ~ temporal_joins._tj_q(ob)) -%}{%- endfor -%}
+  {%- if order_fields | length == 1 -%}
+    {%- set order = order_fields[0] -%}
+  {%- else -%}
+    {%- set named = [] -%}
+    {%- for f in order_fields -%}{%- do named.append("'o" ~ loop.index0 ~ "', " ~ f) -%}{%- endfor -%}
+    {%- set order = 'named_struct(' ~ named | join(', ') ~ ')' -%}
+  {%- endif -%}
+
+  {#- the left row: its columns when known (a faster grouping key), else the packed struct (Spark, CTE input) -#}
+  {%- set groups = [] -%}
+  {%- if spec.left_columns is none -%}
+    {%- do groups.append({'expr': 'struct(tj__lsrc.*)', 'name': 'tj__l'}) -%}
+    {%- set left_out = ['tj__l.*'] -%}
+  {%- else -%}
+    {%- set left_out = [] -%}
+    {%- for c in spec.left_columns -%}
+      {%- do groups.append({'expr': 'tj__lsrc.' ~ temporal_joins._tj_q(c), 'name': 'tj__g' ~ loop.index0}) -%}
+      {%- do left_out.append('tj__g' ~ loop.index0 ~ ' as ' ~ temporal_joins._tj_q(c)) -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {%- set values = [] -%}
+  {%- set names = [] -%}
+  {%- for rc in spec.right_columns -%}
+    {%- do values.append('tj__v' ~ loop.index0) -%}
+    {%- do names.append(rc.output) -%}
+  {%- endfor -%}
+select
+  {{ left_out | join(',\n  ') }}
+  {%- for rc in spec.right_columns %},
+  tj__m.{{ temporal_joins._tj_q(rc.output) }} as {{ temporal_joins._tj_q(rc.output) }}
+  {%- endfor %}
+from (
+  select
+    {%- for g in groups %}
+    {{ g.name }},
+    {%- endfor %}
+    {{ temporal_joins._tj_arg_extreme(agg, 'tj__order', values, names, dialect) }} as tj__m,
+    count(tj__order) as tj__matches,
+    sum(tj__copy) as tj__copies
+  from (
+    select
+      {%- for g in groups %}
+      {{ g.expr }} as {{ g.name }},
+      {%- endfor %}
+      null as tj__order,
+      {%- for v in values %}
+      null as {{ v }},
+      {%- endfor %}
+      1 as tj__copy
+    from {{ spec.left }} as tj__lsrc
+    union all
+    {#- MAPJOIN: Hive's broadcast hint, which Spark also reads as BROADCAST #}
+    select /*+ MAPJOIN(tj__lsrc) */
+      {%- for g in groups %}
+      {{ g.expr }},
+      {%- endfor %}
+      {{ order }},
+      {%- for rc in spec.right_columns %}
+      tj__rsrc.{{ temporal_joins._tj_q(rc.source) }},
+      {%- endfor %}
+      0
+    from {{ spec.right }} as tj__rsrc
+    inner join {{ spec.left }} as tj__lsrc
+      on {{ on | join('\n      and ') }}
+  ) as tj__candidates
+  group by {% for g in groups %}{{ g.name }}{{ ', ' if not loop.last }}{% endfor %}
+) as tj__best
+lateral view posexplode(split(space(cast(tj__copies as int) - 1), ' ')) tj__dup as tj__copy_index, tj__copy_text
+{%- if spec.join_type == 'inner' %}
+where tj__matches > 0
+{%- endif %}
+{% endmacro %}
