@@ -31,13 +31,13 @@ from (
     from labels as tj__lsrc
     union all
     select /*+ MAPJOIN(tj__lsrc) */
-      tj__lsrc.`id`,
-      tj__lsrc.`ts`,
-      tj__lsrc.`label`,
-      tj__rsrc.`ts`,
-      tj__rsrc.`ts`,
-      tj__rsrc.`value`,
-      0
+      tj__lsrc.`id` as tj__g0,
+      tj__lsrc.`ts` as tj__g1,
+      tj__lsrc.`label` as tj__g2,
+      tj__rsrc.`ts` as tj__order,
+      tj__rsrc.`ts` as tj__v0,
+      tj__rsrc.`value` as tj__v1,
+      0 as tj__copy
     from features as tj__rsrc
     inner join labels as tj__lsrc
       on tj__lsrc.`id` = tj__rsrc.`id`

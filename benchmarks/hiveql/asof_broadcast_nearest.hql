@@ -31,13 +31,13 @@ from (
     from labels as tj__lsrc
     union all
     select /*+ MAPJOIN(tj__lsrc) */
-      tj__lsrc.`id`,
-      tj__lsrc.`ts`,
-      tj__lsrc.`label`,
-      named_struct('o0', -(case when tj__rsrc.`ts` <= tj__lsrc.`ts` then (cast(tj__lsrc.`ts` as decimal(20,0)) - cast(tj__rsrc.`ts` as decimal(20,0))) else (cast(tj__rsrc.`ts` as decimal(20,0)) - cast(tj__lsrc.`ts` as decimal(20,0))) end), 'o1', case when tj__rsrc.`ts` <= tj__lsrc.`ts` then 1 else 0 end),
-      tj__rsrc.`ts`,
-      tj__rsrc.`value`,
-      0
+      tj__lsrc.`id` as tj__g0,
+      tj__lsrc.`ts` as tj__g1,
+      tj__lsrc.`label` as tj__g2,
+      named_struct('o0', -(case when tj__rsrc.`ts` <= tj__lsrc.`ts` then (cast(tj__lsrc.`ts` as decimal(20,0)) - cast(tj__rsrc.`ts` as decimal(20,0))) else (cast(tj__rsrc.`ts` as decimal(20,0)) - cast(tj__lsrc.`ts` as decimal(20,0))) end), 'o1', case when tj__rsrc.`ts` <= tj__lsrc.`ts` then 1 else 0 end) as tj__order,
+      tj__rsrc.`ts` as tj__v0,
+      tj__rsrc.`value` as tj__v1,
+      0 as tj__copy
     from features as tj__rsrc
     inner join labels as tj__lsrc
       on tj__lsrc.`id` = tj__rsrc.`id`

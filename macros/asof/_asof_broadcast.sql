@@ -95,13 +95,13 @@ from (
     {#- MAPJOIN: Hive's broadcast hint, which Spark also reads as BROADCAST #}
     select /*+ MAPJOIN(tj__lsrc) */
       {%- for g in groups %}
-      {{ g.expr }},
+      {{ g.expr }} as {{ g.name }},
       {%- endfor %}
-      {{ order }},
+      {{ order }} as tj__order,
       {%- for rc in spec.right_columns %}
-      tj__rsrc.{{ temporal_joins._tj_q(rc.source) }},
+      tj__rsrc.{{ temporal_joins._tj_q(rc.source) }} as {{ values[loop.index0] }},
       {%- endfor %}
-      0
+      0 as tj__copy
     from {{ spec.right }} as tj__rsrc
     inner join {{ spec.left }} as tj__lsrc
       on {{ on | join('\n      and ') }}
