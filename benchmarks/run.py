@@ -85,6 +85,9 @@ class Bench:
         self.spark.table(right_table).createOrReplaceTempView(C.RIGHT_VIEW)
         # our SQL, rendered for these tables (auto's choice depends on the data)
         self.sqls.update(C.render_with_dbt(C.render_calls(left_table, right_table), self.render_dir))
+        # dbt's session connection re-applies the profile's settings (4 shuffle partitions) to this
+        # session; every run sets its own, but the report reads the session's value
+        self.spark.conf.set("spark.sql.shuffle.partitions", str(self.shuffle_partitions))
         return scenario
 
     # ------------------------------------------------------------ one run
