@@ -52,7 +52,7 @@
   {#- the left row: its columns when known (a faster grouping key), else the packed struct (Spark, CTE input) -#}
   {%- set groups = [] -%}
   {%- if spec.left_columns is none -%}
-    {%- do groups.append({'expr': 'struct(tj__lsrc.*)', 'name': 'tj__l'}) -%}
+    {%- do groups.append({'expr': temporal_joins._tj_pack_left('tj__lsrc', none), 'name': 'tj__l'}) -%}
     {%- set left_out = ['tj__l.*'] -%}
   {%- else -%}
     {%- set left_out = [] -%}

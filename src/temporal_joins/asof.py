@@ -463,7 +463,7 @@ def _is_float(dtype) -> bool:
 
 # --------------------------------------------------------------------------- broadcast engine
 
-def _map_columns(df) -> list[str]:
+def _ungroupable_columns(df) -> list[str]:
     """Columns Spark cannot group by (maps and variants, also nested): broadcast groups by every left column."""
     return [f.name for f in df.schema.fields
             if re.search(r"map<|(^|[<,:\s])variant($|[>,\s])", f.dataType.simpleString())]
@@ -473,7 +473,7 @@ def _broadcast_fits(left_df, s: _Spec) -> bool:
     """auto's rule (the macro's _asof_auto_strategy): keyed, groupable, small, few rows per key."""
     from pyspark.sql import functions as F
 
-    if not s.by or _map_columns(left_df):
+    if not s.by or _ungroupable_columns(left_df):
         return False
     counts = left_df.groupBy(*[F.col(f"`{l}`") for l, _ in s.by]).agg(F.count(F.lit(1)).alias("n"))
     rows, per_key = counts.agg(F.sum("n"), F.max("n")).first()
@@ -487,7 +487,7 @@ def _broadcast(left_df, right_df, s: _Spec):
     if not s.by:
         _fail("by", "one or more key columns when engine is broadcast (without keys every right row "
               "would be paired with every earlier left row)", [])
-    maps = _map_columns(left_df)
+    maps = _ungroupable_columns(left_df)
     if maps:
         _fail("engine", "auto, native, arrow when `left_df` has map or variant columns (broadcast groups by "
               "the left columns, and maps cannot be grouped)", s.engine, f"left column `{maps[0]}` is a map or variant")
