@@ -14,12 +14,15 @@ SCHEMA = "tj_plan"
 @pytest.fixture(scope="module")
 def plan_tables(spark):
     spark.sql(f"create database if not exists {SCHEMA}")
-    for table in ("labels", "labels_3", "labels_map", "features_1", "features_20"):  # v1 catalog: no CREATE OR REPLACE ... AS
+    for table in ("labels", "labels_3", "labels_map", "labels_int", "labels_bare", "features_1", "features_20"):  # v1 catalog: no CREATE OR REPLACE ... AS
         spark.sql(f"drop table if exists {SCHEMA}.{table}")
     spark.sql(f"create table {SCHEMA}.labels using parquet as "
               "select id, cast(id * 10 as bigint) as ts, 'x' as label from range(100)")
     spark.sql(f"create table {SCHEMA}.labels_3 using parquet as "  # three rows per id
               "select id % 34 as id, cast(id * 10 as bigint) as ts, 'x' as label from range(100)")
+    spark.sql(f"create table {SCHEMA}.labels_int using parquet as "  # key and time narrower than the right's bigint
+              "select cast(id as int) as id, cast(id * 10 as int) as ts, 'x' as label from range(100)")
+    spark.sql(f"create table {SCHEMA}.labels_bare using parquet as select id, ts from {SCHEMA}.labels")
     spark.sql(f"create table {SCHEMA}.labels_map using parquet as "
               "select id, cast(id * 10 as bigint) as ts, map('k', id) as tags from range(100)")
     wide = ", ".join(f"cast(id + {i} as double) as v{i}" for i in range(1, 21))
@@ -110,3 +113,23 @@ def test_broadcast_refuses_map_columns_and_auto_refuses_bad_limits(dbt, plan_tab
         _auto(dbt, f"{SCHEMA}.labels", dbt_vars={"temporal_joins_broadcast_max_rows": "lots"})
     for part in ("asof_join", "temporal_joins_broadcast_max_rows", "non-negative whole number", "'lots'"):
         assert part in str(error.value)
+
+
+def test_union_packs_only_left_columns_the_events_do_not_already_carry(spark, dbt, plan_tables):
+    """The key and time travel as tj__k0 / tj__t; when their types equal the right side's
+    (no union coercion) they are left out of the packed left row, which narrows every left
+    row through the sort. With other types they stay packed, and the output keeps them."""
+    calls = [{"id": f"{strategy}|{left}", "macro": "asof_join", "kwargs": {
+        "left": f"{SCHEMA}.{left}", "right": f"{SCHEMA}.features_1", "left_time": "ts", "right_time": "ts",
+        "by": "id", "prefix": "f_", "strategy": strategy}}
+        for strategy in ("union", "broadcast") for left in ("labels", "labels_int", "labels_bare")]
+    rendered = dbt.render(calls)
+    assert "named_struct('label', tj__lsrc.`label`) as tj__l" in rendered["union|labels"]
+    assert "tj__k0 as `id`" in rendered["union|labels"] and "tj__t as `ts`" in rendered["union|labels"]
+    assert "named_struct('id', tj__lsrc.`id`, 'ts', tj__lsrc.`ts`, 'label', tj__lsrc.`label`)" in rendered["union|labels_int"]
+    assert not re.search(r"\btj__l\b", rendered["union|labels_bare"])  # nothing left to pack
+    for left in ("labels", "labels_int", "labels_bare"):
+        union = spark.sql(rendered[f"union|{left}"])
+        expected = spark.table(f"{SCHEMA}.{left}").schema
+        assert union.schema.fields[:len(expected)] == expected.fields, left  # the left columns' own names and types
+        assert sorted(union.collect()) == sorted(spark.sql(rendered[f"broadcast|{left}"]).collect()), left

@@ -130,6 +130,47 @@ def test_arrow_result_does_not_depend_on_bucket_count(spark, frames):
         assert compare(got, expected, LEFT_COLS + RIGHT_OUT, "bigint") == []
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_without_keys_arrow_splits_time_into_ranges_and_matches_the_oracle(spark, frames, kind):
+    """Without `by` the arrow engine buckets by ranges of time and copies into each range the
+    right rows that can win from outside it. One time line: every key set to 0 (the oracle
+    joins on that one key). 9 ranges over many tied times; auto takes the same path."""
+    left, right, L, R = frames[kind]
+    left, right = left.assign(k=0), right.assign(k=0)
+    L, R = L.withColumn("k", F.lit(0).cast(L.schema["k"].dataType)), R.withColumn("k", F.lit(0).cast(R.schema["k"].dataType))
+    cases = [c for c in CASES if c.kind == kind]
+    partitions = spark.conf.get("spark.sql.shuffle.partitions")
+    spark.conf.set("spark.sql.shuffle.partitions", "9")  # the bucket count: small inputs get one per partition
+    try:
+        parts = []
+        for i, c in enumerate(cases):
+            kw = {**_kwargs(c), "by": None, "engine": "auto" if i % 2 else "arrow"}
+            parts.append(asof_join(L, R, **kw).withColumn("__case", F.lit(i)))
+        everything = _collect(reduce(DataFrame.unionByName, parts))
+    finally:
+        spark.conf.set("spark.sql.shuffle.partitions", partitions)
+    failures = []
+    for i, case in enumerate(cases):
+        actual = everything[everything["__case"] == i].drop(columns="__case").reset_index(drop=True)
+        expected = _plain(_oracle(case, left, right))
+        diff = compare(actual, expected, LEFT_COLS + (RIGHT_OUT if case.order_by else ["r_t"]), kind)
+        if not case.order_by:
+            diff += whole_row_mismatches(actual, right, kind)
+        if diff:
+            failures.append(f"{case.name}:\n  " + "\n  ".join(diff))
+    assert not failures, "\n".join(failures[:5])
+
+
+def test_without_keys_native_is_refused_and_auto_avoids_it(spark):
+    left = spark.sql("select * from values (5L, 'a') as l(t, label)")
+    right = spark.sql("select * from values (3L, 7) as r(rt, v)")
+    with pytest.raises(ValueError, match=r"invalid argument `by`\. Allowed: one or more key columns when engine is native"):
+        asof_join(left, right, "t", "rt", engine="native")
+    df = asof_join(left, right, "t", "rt")
+    assert "SortMergeAsOfJoin" not in _plan(df) and "ArrowCoGroup" in _plan(df).replace("FlatMapCoGroupsInArrow", "ArrowCoGroup")
+    assert [tuple(r) for r in df.collect()] == [(5, "a", 3, 7)]
+
+
 def test_native_partitions_follow_input_size(spark):
     configured = int(spark.conf.get("spark.sql.shuffle.partitions"))
     parallelism = spark.sparkContext.defaultParallelism

@@ -6,22 +6,22 @@ use ${hivevar:db};
 drop table if exists asof_union_forward;
 create table asof_union_forward stored as orc as
 select
-  tj__l.`id` as `id`,
-  tj__l.`ts` as `ts`,
+  tj__k0 as `id`,
+  tj__t as `ts`,
   tj__l.`label` as `label`,
   tj__m.`r_ts` as `r_ts`,
   tj__m.`r_value` as `r_value`
 from (
-  select tj__l, case when tj__t is not null and true then tj__f end as tj__m
+  select tj__k0, tj__t, tj__l, case when tj__t is not null and true then tj__f end as tj__m
   from (
-    select tj__side, tj__l, tj__t,
+    select tj__k0, tj__l, tj__side, tj__t,
       last_value(tj__r, true) over (partition by tj__k0 order by tj__t desc, tj__side asc rows between unbounded preceding and current row) as tj__f
     from (
       select
         tj__lsrc.`id` as tj__k0,
         tj__lsrc.`ts` as tj__t,
         1 as tj__side,
-        named_struct('id', tj__lsrc.`id`, 'ts', tj__lsrc.`ts`, 'label', tj__lsrc.`label`) as tj__l,
+        named_struct('label', tj__lsrc.`label`) as tj__l,
         null as tj__r
       from labels as tj__lsrc
       union all

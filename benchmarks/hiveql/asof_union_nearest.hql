@@ -6,15 +6,15 @@ use ${hivevar:db};
 drop table if exists asof_union_nearest;
 create table asof_union_nearest stored as orc as
 select
-  tj__l.`id` as `id`,
-  tj__l.`ts` as `ts`,
+  tj__k0 as `id`,
+  tj__t as `ts`,
   tj__l.`label` as `label`,
   tj__m.`r_ts` as `r_ts`,
   tj__m.`r_value` as `r_value`
 from (
-  select tj__l, case when tj__t is null then null when tj__f is null or (tj__b is not null and (cast(tj__t as decimal(20,0)) - cast(tj__b.`r_ts` as decimal(20,0))) <= (cast(tj__f.`r_ts` as decimal(20,0)) - cast(tj__t as decimal(20,0)))) then case when true then tj__b end else case when true then tj__f end end as tj__m
+  select tj__k0, tj__t, tj__l, case when tj__t is null then null when tj__f is null or (tj__b is not null and (cast(tj__t as decimal(20,0)) - cast(tj__b.`r_ts` as decimal(20,0))) <= (cast(tj__f.`r_ts` as decimal(20,0)) - cast(tj__t as decimal(20,0)))) then case when true then tj__b end else case when true then tj__f end end as tj__m
   from (
-    select tj__side, tj__l, tj__t,
+    select tj__k0, tj__l, tj__side, tj__t,
       last_value(tj__r, true) over (partition by tj__k0 order by tj__t asc, tj__side asc rows between unbounded preceding and current row) as tj__b,
       last_value(tj__r, true) over (partition by tj__k0 order by tj__t desc, tj__side asc rows between unbounded preceding and current row) as tj__f
     from (
@@ -22,7 +22,7 @@ from (
         tj__lsrc.`id` as tj__k0,
         tj__lsrc.`ts` as tj__t,
         1 as tj__side,
-        named_struct('id', tj__lsrc.`id`, 'ts', tj__lsrc.`ts`, 'label', tj__lsrc.`label`) as tj__l,
+        named_struct('label', tj__lsrc.`label`) as tj__l,
         null as tj__r
       from labels as tj__lsrc
       union all

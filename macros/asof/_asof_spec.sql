@@ -51,6 +51,20 @@
     {%- set strategy = temporal_joins._asof_auto_strategy(m, left_info, pairs) -%}
   {%- endif -%}
 
+  {#- Left columns the union strategy need not pack: a key or the time whose type equals its right
+      counterpart's travels unchanged (no union coercion) as tj__k{i} / tj__t. Narrower rows, less sort memory. -#}
+  {%- set left_carried = {} -%}
+  {%- set carried_pairs = [] -%}
+  {%- for pair in pairs -%}{%- do carried_pairs.append([pair[0], pair[1], 'tj__k' ~ loop.index0]) -%}{%- endfor -%}
+  {%- do carried_pairs.append([left_time, right_time, 'tj__t']) -%}
+  {%- for lname, rname, event in carried_pairs -%}
+    {%- set lc = temporal_joins._tj_find_column(left_info, lname) -%}
+    {%- set rc = temporal_joins._tj_find_column(right_info, rname) -%}
+    {%- if lc is not none and rc is not none and lc.dtype == rc.dtype and (lc.name | lower) not in left_carried -%}
+      {%- do left_carried.update({lc.name | lower: event}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+
   {%- set time_output = [] -%}
   {%- for rc in right_columns if rc.source | lower == right_time | lower -%}{%- do time_output.append(rc.output) -%}{%- endfor -%}
   {{ return({
@@ -59,7 +73,7 @@
       'by': pairs, 'left_time': left_time, 'right_time': right_time, 'kind': kind,
       'direction': direction, 'allow_exact_matches': allow_exact_matches, 'tolerance': tolerance,
       'join_type': join_type, 'right_columns': right_columns, 'time_output': time_output[0],
-      'order_by': order_by,
+      'order_by': order_by, 'left_carried': left_carried,
       'strategy': strategy,
   }) }}
 {% endmacro %}
@@ -79,20 +93,24 @@
 {% endmacro %}
 
 {#- Pack every left column into one struct so the left row travels whole (and duplicates stay distinct rows). -#}
-{% macro _tj_pack_left(alias, left_columns) %}
+{#- carried: {lowercase left column: expression} of columns that travel outside the struct; none if nothing is left to pack. -#}
+{% macro _tj_pack_left(alias, left_columns, carried={}) %}
   {%- if left_columns is none -%}{{ return('struct(' ~ alias ~ '.*)') }}{%- endif -%}
   {%- set fields = [] -%}
-  {%- for c in left_columns -%}{%- do fields.append("'" ~ c ~ "', " ~ alias ~ '.' ~ temporal_joins._tj_q(c)) -%}{%- endfor -%}
-  {{ return('named_struct(' ~ fields | join(', ') ~ ')') }}
+  {%- for c in left_columns if (c | lower) not in carried -%}{%- do fields.append("'" ~ c ~ "', " ~ alias ~ '.' ~ temporal_joins._tj_q(c)) -%}{%- endfor -%}
+  {{ return(('named_struct(' ~ fields | join(', ') ~ ')') if fields else none) }}
 {% endmacro %}
 
 {#- The output list: left columns in their order and names, then the matched right columns. -#}
-{% macro _tj_unpack(left_struct, left_columns, right_struct, right_columns) %}
+{% macro _tj_unpack(left_struct, left_columns, right_struct, right_columns, carried={}) %}
   {%- set out = [] -%}
   {%- if left_columns is none -%}
     {%- do out.append(left_struct ~ '.*') -%}
   {%- else -%}
-    {%- for c in left_columns -%}{%- do out.append(left_struct ~ '.' ~ temporal_joins._tj_q(c) ~ ' as ' ~ temporal_joins._tj_q(c)) -%}{%- endfor -%}
+    {%- for c in left_columns -%}
+      {%- set source = carried[c | lower] if (c | lower) in carried else left_struct ~ '.' ~ temporal_joins._tj_q(c) -%}
+      {%- do out.append(source ~ ' as ' ~ temporal_joins._tj_q(c)) -%}
+    {%- endfor -%}
   {%- endif -%}
   {%- for rc in right_columns -%}
     {%- do out.append(right_struct ~ '.' ~ temporal_joins._tj_q(rc.output) ~ ' as ' ~ temporal_joins._tj_q(rc.output)) -%}

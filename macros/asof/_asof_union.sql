@@ -32,6 +32,12 @@
   {%- set forward_window = last_r ~ ' over (' ~ partition ~ 'order by ' ~ ns.desc | join(', ') ~ ' ' ~ frame ~ ')' -%}
   {%- set t_b = 'tj__b.' ~ temporal_joins._tj_q(spec.time_output) -%}
   {%- set t_f = 'tj__f.' ~ temporal_joins._tj_q(spec.time_output) -%}
+  {#- Carried left columns come back from the event columns; none of them is packed. -#}
+  {%- set carried = spec.left_carried if spec.left_columns is not none else {} -%}
+  {%- set left_packed = temporal_joins._tj_pack_left('tj__lsrc', spec.left_columns, carried) -%}
+  {#- what each left row carries past the window: its carried event columns and its packed struct -#}
+  {%- set left_payload = carried.values() | unique | list | sort -%}
+  {%- if left_packed -%}{%- do left_payload.append('tj__l') -%}{%- endif -%}
   {%- set right_filter = [] -%}
   {%- for pair in spec.by -%}{%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}{%- endfor -%}
   {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) ~ ' is not null') -%}
@@ -48,11 +54,11 @@
         ~ ' else case when ' ~ temporal_joins._tj_within_tolerance('tj__t', t_f, spec, 'forward') ~ ' then tj__f end end' -%}
   {%- endif -%}
 select
-  {{ temporal_joins._tj_unpack('tj__l', spec.left_columns, 'tj__m', spec.right_columns) }}
+  {{ temporal_joins._tj_unpack('tj__l', spec.left_columns, 'tj__m', spec.right_columns, carried) }}
 from (
-  select tj__l, {{ match }} as tj__m
+  select {% for e in left_payload %}{{ e }}, {% endfor %}{{ match }} as tj__m
   from (
-    select tj__side, tj__l, tj__t
+    select {% for e in left_payload if e != 'tj__t' %}{{ e }}, {% endfor %}tj__side, tj__t
       {%- if spec.direction in ['backward', 'nearest'] %},
       {{ backward_window }} as tj__b
       {%- endif %}
@@ -69,7 +75,9 @@ from (
         {%- for tb in tie_breakers %}
         null as {{ tb }},
         {%- endfor %}
-        {{ temporal_joins._tj_pack_left('tj__lsrc', spec.left_columns) }} as tj__l,
+        {%- if left_packed %}
+        {{ left_packed }} as tj__l,
+        {%- endif %}
         null as tj__r
       from {{ spec.left }} as tj__lsrc
       union all
@@ -82,7 +90,9 @@ from (
         {%- for ob in spec.order_by %}
         tj__rsrc.{{ temporal_joins._tj_q(ob) }} as tj__o{{ loop.index0 }},
         {%- endfor %}
+        {%- if left_packed %}
         null as tj__l,
+        {%- endif %}
         {{ temporal_joins._tj_pack_right('tj__rsrc', spec.right_columns) }} as tj__r
       from {{ spec.right }} as tj__rsrc
       where {{ right_filter | join(' and ') }}

@@ -15,16 +15,17 @@ Engines (see README.md#python-fallback):
           around: TIMESTAMP/DATE as-of columns go in as epoch microseconds/days, right rows
           are reduced to one per (keys, time) when it matters (order_by, nearest), and the
           physical plan is checked, and pinned, while the flag is set.
-  arrow   both sides hash-partitioned into B buckets by the keys; each bucket merged by
-          cogroup().applyInArrow with a numpy/pyarrow as-of (one sort, running max/min).
+  arrow   both sides hash-partitioned into B buckets by the keys (without keys: B ranges of
+          time, each also given the right rows it may match just outside it); each bucket
+          merged by cogroup().applyInArrow with a numpy/pyarrow as-of (one sort, running max/min).
   broadcast  (keyed joins) the left rows are broadcast; right rows stream past them into a
           hash aggregate that keeps the best candidate per left row: the right side is never
           shuffled or sorted. Each right row pairs with every left row of its key on the
           allowed side, so it is for small left sides with few rows per key.
   auto    broadcast when the join is keyed and one query on the left side finds at most
           BROADCAST_MAX_ROWS rows and BROADCAST_MAX_ROWS_PER_KEY rows per key (the macro's
-          auto rule, with its defaults); else native when the running Spark plans
-          SortMergeAsOfJoin, else arrow.
+          auto rule, with its defaults); else native when the join is keyed and the running
+          Spark plans SortMergeAsOfJoin, else arrow.
 """
 
 from __future__ import annotations
@@ -265,7 +266,7 @@ def asof_join(left_df, right_df, left_time, right_time, by=(), direction="backwa
               join_type, columns, prefix, order_by, engine)
     if s.engine == "broadcast" or (s.engine == "auto" and _broadcast_fits(left_df, s)):
         return _broadcast(left_df, right_df, s)
-    if s.engine == "arrow":
+    if s.engine == "arrow" or (s.engine == "auto" and not s.by):
         return _arrow(left_df, right_df, s)
     try:
         return _native(left_df, right_df, s)
@@ -367,6 +368,10 @@ def _check_native_plan(plan: str):
 def _native(left_df, right_df, s: _Spec):
     from pyspark.sql import functions as F, Window
 
+    if not s.by:
+        # measured: 10,000 left and 500,000 right rows took 187 s natively, 2 s on arrow
+        _fail("by", "one or more key columns when engine is native (without keys Spark's as-of operator "
+              "runs the whole join in one task, far slower than engine='arrow', which splits time into ranges)", [])
     spark = left_df.sparkSession
     all_names = list(left_df.columns) + list(right_df.columns) + [o for _, o in s.right_columns]
     lt = _internal(all_names, "__tj_lt")
@@ -627,7 +632,7 @@ def _arrow(left_df, right_df, s: _Spec, buckets: int | None = None):
     obs = [_internal(names, f"__tj_o{i}") for i in range(len(s.order_by))]
     key_types = _key_types(left_df, right_df, s)
     if buckets is None:
-        buckets = choose_buckets(spark, _size_bytes(left_df), _size_bytes(right_df)) if s.by else 1
+        buckets = choose_buckets(spark, _size_bytes(left_df), _size_bytes(right_df))
 
     def with_bucket(cols):
         return (F.pmod(F.hash(*cols), F.lit(buckets)) if cols else F.lit(0)).alias(bucket)
@@ -661,10 +666,77 @@ def _arrow(left_df, right_df, s: _Spec, buckets: int | None = None):
         "schema": out_schema,
     }
 
+    if not s.by:
+        left, right = _time_ranges(left, right, bucket, t, buckets, s.direction)
+
     def merge(left_table, right_table):
         return merge_bucket(left_table, right_table, plan)
 
     return left.groupBy(bucket).cogroup(right.groupBy(bucket)).applyInArrow(merge, out_schema)
+
+
+def _time_ranges(left, right, bucket, t, buckets, direction):
+    """Buckets for a join without keys: ranges of time, so they split one time line.
+
+    The ranges come from approximate quantiles of the right times; a bucket number never
+    decreases as the time grows, which is all correctness needs (equal times, one bucket).
+    A left row may match a right row outside its range, so each bucket also gets, copied in,
+    every right row at the latest time of the nearest earlier non-empty range (backward) and
+    at the earliest time of the nearest later one (forward): those are the only outside rows
+    that can win. Ties at that time all come, so the merge breaks them as it does inside a
+    bucket. Costs two jobs over the right side now (quantiles, per-range min/max)."""
+    from pyspark.ml.feature import Bucketizer
+    from pyspark.sql import functions as F, types as T
+
+    spark = right.sparkSession
+    names = list(right.columns) + list(left.columns)
+    key, found = _internal(names, "__tj_td"), _internal(names, "__tj_range")
+    # as double (monotone; exact order is kept by the merge) and with -0.0 made 0.0: the
+    # binary search orders -0.0 below 0.0, while SQL holds them equal
+    as_double = (F.col(t).cast("double") + F.lit(0.0)).alias(key)
+    probabilities = [i / buckets for i in range(1, buckets)]
+    quantiles = right.select(as_double).approxQuantile(key, probabilities, 1.0 / (4 * buckets)) if probabilities else []
+    inner = sorted({q for q in quantiles if math.isfinite(q)})
+    if not inner:  # one range: nothing to split or carry
+        return left, right
+    # NaN (the greatest time in Spark's order) gets its own last range ("keep")
+    bucketizer = Bucketizer(splits=[-math.inf] + inner + [math.inf], inputCol=key, outputCol=found,
+                            handleInvalid="keep")
+
+    def ranged(df):
+        cols = [c for c in df.columns if c != bucket]
+        out = bucketizer.transform(df.drop(bucket).withColumn(key, as_double))
+        # a null time never matches: any bucket will do
+        number = F.when(F.col(key).isNull(), F.lit(0)).otherwise(F.col(found).cast("int"))
+        return out.select(number.alias(bucket), *[F.col(f"`{c}`") for c in cols])
+
+    left, right = ranged(left), ranged(right)
+    stats = {row[0]: (row[1], row[2]) for row in right.groupBy(bucket).agg(F.min(t), F.max(t)).collect()}
+    ranges = len(inner) + 2  # with the NaN range
+    carries = []  # (source range, its time to copy, target range)
+    if direction in ("backward", "nearest"):
+        previous = None
+        for target in range(ranges):
+            if previous is not None:
+                carries.append((previous, stats[previous][1], target))
+            if target in stats:
+                previous = target
+    if direction in ("forward", "nearest"):
+        following = None
+        for target in reversed(range(ranges)):
+            if following is not None:
+                carries.append((following, stats[following][0], target))
+            if target in stats:
+                following = target
+    if not carries:
+        return left, right
+    src, src_t, dst = (_internal(right.columns, n) for n in ("__tj_src", "__tj_src_t", "__tj_dst"))
+    carry_map = spark.createDataFrame(carries, T.StructType([
+        T.StructField(src, T.IntegerType()), T.StructField(src_t, right.schema[t].dataType),
+        T.StructField(dst, T.IntegerType())]))
+    copied = right.join(F.broadcast(carry_map), (F.col(bucket) == F.col(src)) & (F.col(t) == F.col(src_t)))
+    copied = copied.select(F.col(dst).alias(bucket), *[F.col(f"`{c}`") for c in right.columns if c != bucket])
+    return left, right.unionByName(copied)
 
 
 def _changed(table, names) -> "Any":
