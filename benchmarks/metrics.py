@@ -91,14 +91,19 @@ class StageSource:
             time.sleep(0.1)
 
     def run_metrics(self, after_stage_id: int) -> dict:
-        """Sums over the run's completed stages, and its longest task's share of its stage."""
+        """Sums over the run's completed stages, and the longest task's share of its stage.
+
+        The longest task is looked for in the stages that read a shuffle (where rows meet by
+        key, so a hot key shows), else in all: a scan stage of two files always has a task
+        at about half of it, which says nothing about skew."""
         self.settle()
         stages = [st for st in self.stages() if st["stageId"] > after_stage_id and st["status"] == "COMPLETE"]
         out = {k: sum(int(st.get(k, 0) or 0) for st in stages) for k in STAGE_SUMS}
         out["stages"] = len(stages)
         out["tasks"] = sum(int(st.get("numCompleteTasks", 0) or 0) for st in stages)
         longest = None
-        for st in stages:
+        shuffled = [st for st in stages if int(st.get("shuffleReadBytes", 0) or 0) > 0]
+        for st in shuffled or stages:
             task = self.longest_task(st["stageId"], st["attemptId"])
             if task is None or not task.get("taskMetrics"):
                 continue
@@ -107,6 +112,7 @@ class StageSource:
                 stage_ms = int(st.get("executorRunTime", 0) or 0)
                 longest = {"task_ms": run_ms, "stage_id": st["stageId"], "stage_task_ms": stage_ms,
                            "stage_tasks": int(st.get("numCompleteTasks", 0) or 0),
+                           "shuffle_read_stage": bool(shuffled),
                            "share": (run_ms / stage_ms) if stage_ms else 1.0}
         out["longest_task"] = longest
         return out

@@ -121,10 +121,21 @@ def targets(records) -> list[str]:
         for r in records:
             if r["scenario"] == "hotkey" and r["n"] == nh and r.get("status") != "skipped":
                 lt = r.get("longest_task")
-                share = f"{lt['share'] * 100:.0f}% of its stage" if lt else "n/a"
+                share = _share(lt) if lt else "n/a"
                 parts.append(f"`{r['contender']}` {r.get('status')}, longest task {share}")
         lines.append(f"- hotkey N={nh:,}: " + "; ".join(parts))
     return lines
+
+
+def _share(lt: dict) -> str:
+    """The longest task's share of its stage, next to a fair share (1 / its tasks)."""
+    text = f"{lt['share'] * 100:.0f}% of its stage"
+    tasks = lt.get("stage_tasks") or 0
+    if tasks > 1:
+        text += f", {tasks} tasks: {lt['share'] * tasks:.1f}x a fair share"
+    if "shuffle_read_stage" in lt:
+        text += ", a shuffle-read stage" if lt["shuffle_read_stage"] else ", no shuffle read"
+    return text
 
 
 def table(records, scenario, n) -> list[str]:
@@ -136,7 +147,7 @@ def table(records, scenario, n) -> list[str]:
     for r in rows:
         if r.get("status") == "ok":
             lt = r.get("longest_task")
-            lts = f"{lt['task_ms'] / 1000:.1f} s / {lt['stage_task_ms'] / 1000:.1f} s ({lt['share'] * 100:.0f}%)" if lt else "–"
+            lts = f"{lt['task_ms'] / 1000:.1f} s / {lt['stage_task_ms'] / 1000:.1f} s ({_share(lt)})" if lt else "–"
             ratio = f"{r['elapsed_s'] / ours['elapsed_s']:.2f}" if ours else "–"
             spark = r["engine"] == "spark"
             warm = sum(1 for run in r.get("runs", []) if run.get("warmup"))
