@@ -257,10 +257,11 @@ def asof_join(left_df, right_df, left_time, right_time, by=(), direction="backwa
 
     Returns a Spark DataFrame with the macro's rows and columns. Raises ValueError naming
     the argument, the allowed values and the received value, like the macro.
-    engine: 'native' (SortMergeAsOfJoin; NativeAsOfUnavailable if Spark cannot plan it),
-    'arrow' (bucketed cogroup + vectorized merge), 'broadcast' (broadcast left side + hash
-    aggregate; keyed joins only), or 'auto' (broadcast for a small left side with few rows per
-    key, else native if available, else arrow).
+    engine: 'native' (SortMergeAsOfJoin, keyed joins only; NativeAsOfUnavailable if Spark
+    cannot plan it), 'arrow' (bucketed cogroup + vectorized merge; without keys the buckets
+    are ranges of time), 'broadcast' (broadcast left side + hash aggregate; keyed joins only),
+    or 'auto' (broadcast for a small left side with few rows per key, else native for a keyed
+    join if available, else arrow).
     """
     s = _spec(left_df, right_df, left_time, right_time, by, direction, allow_exact_matches, tolerance,
               join_type, columns, prefix, order_by, engine)
