@@ -33,7 +33,7 @@
   {%- set t_b = 'tj__b.' ~ temporal_joins._tj_q(spec.time_output) -%}
   {%- set t_f = 'tj__f.' ~ temporal_joins._tj_q(spec.time_output) -%}
   {#- Carried left columns come back from the event columns; none of them is packed. -#}
-  {%- set carried = spec.left_carried if spec.left_columns is not none else {} -%}
+  {%- set carried = spec.left_carried -%}
   {%- set left_packed = temporal_joins._tj_pack_left('tj__lsrc', spec.left_columns, carried) -%}
   {#- what each left row carries past the window: its carried event columns and its packed struct -#}
   {%- set left_payload = carried.values() | unique | list | sort -%}

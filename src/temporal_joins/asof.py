@@ -113,6 +113,11 @@ def _by_pairs(value: Any) -> list[tuple[str, str]]:
     _fail("by", allowed, value)
 
 
+def _require_by(s, engine: str, why: str):
+    if not s.by:
+        _fail("by", f"one or more key columns when engine is {engine} ({why})", [])
+
+
 def _choice(argument: str, value: Any, allowed) -> str:
     normalized = value.lower() if isinstance(value, str) else value
     if normalized not in allowed:
@@ -369,10 +374,9 @@ def _check_native_plan(plan: str):
 def _native(left_df, right_df, s: _Spec):
     from pyspark.sql import functions as F, Window
 
-    if not s.by:
-        # measured: 10,000 left / 500,000 right rows took 187 s natively; arrow joins 100,000 / 4.9M in about 9 s
-        _fail("by", "one or more key columns when engine is native (without keys Spark's as-of operator "
-              "runs the whole join in one task, far slower than engine='arrow', which splits time into ranges)", [])
+    # measured: 10,000 left / 500,000 right rows took 187 s natively; arrow joins 100,000 / 4.9M in about 9 s
+    _require_by(s, "native", "without keys Spark's as-of operator runs the whole join in one task, far slower "
+                "than engine='arrow', which splits time into ranges")
     spark = left_df.sparkSession
     all_names = list(left_df.columns) + list(right_df.columns) + [o for _, o in s.right_columns]
     lt = _internal(all_names, "__tj_lt")
@@ -490,9 +494,7 @@ def _broadcast(left_df, right_df, s: _Spec):
     """The macro's broadcast strategy (macros/asof/_asof_broadcast.sql) on DataFrames."""
     from pyspark.sql import functions as F
 
-    if not s.by:
-        _fail("by", "one or more key columns when engine is broadcast (without keys every right row "
-              "would be paired with every earlier left row)", [])
+    _require_by(s, "broadcast", "without keys every right row would be paired with every earlier left row")
     maps = _ungroupable_columns(left_df)
     if maps:
         _fail("engine", "auto, native, arrow when `left_df` has map or variant columns (broadcast groups by "
