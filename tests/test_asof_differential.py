@@ -6,6 +6,8 @@ pair holds a few hundred independent cases, one key value each. Every macro conf
 is rendered once per strategy and per dialect flavour (spark and hive), run on Spark
 with ANSI mode on and off, and compared with DuckDB's ASOF JOIN (backward, forward) or
 pandas.merge_asof (nearest). The Hive flavour must also parse with Hive 2.3's parser.
+Without keys, union splits time into ranges: the same tables joined without `by` must equal
+the oracle with every key set to one value.
 """
 
 from __future__ import annotations
@@ -34,6 +36,16 @@ CASES = [
     Case(kind, direction, True, False, "left", order_by=False)
     for kind, direction in itertools.product(KINDS, ("backward", "forward", "nearest"))
 ]
+
+
+# Without keys: every direction and exactness per kind; every (tolerance, exactness) pair
+# within four configs; join type and ANSI alternate.
+KEYLESS = [
+    Case(kind, direction, exact, i % 4 in (1, 2), ("left", "inner")[(i // 4) % 2])
+    for i, (kind, direction, exact) in enumerate(itertools.product(KINDS, ("backward", "forward", "nearest"), (True, False)))
+] + [Case(kind, direction, True, False, "left", order_by=False)
+     for kind, direction in itertools.product(KINDS, ("backward", "forward", "nearest"))]
+KEYLESS_RANGES = 7
 
 
 @pytest.fixture(scope="module")
@@ -93,6 +105,37 @@ def test_matches_oracle(spark, inputs, rendered, flavour, strategy, kind):
     assert compared >= 2000 // len(KINDS)
 
 
+@pytest.fixture(scope="module")
+def rendered_keyless(dbt, inputs):
+    calls = [
+        {"id": f"{flavour}|{case.name}", "macro": flavour,
+         "kwargs": {**case.kwargs(SCHEMA), "by": [], "strategy": "auto"}}
+        for flavour in FLAVOURS for case in KEYLESS
+    ]
+    return dbt.render(calls, dbt_vars={"temporal_joins_time_ranges": KEYLESS_RANGES})
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_without_keys_union_over_ranges_of_time_matches_oracle(spark, inputs, rendered_keyless, flavour):
+    """Each left row whose range holds no earlier (later) right row takes the last (first)
+    row of the nearest range before (after) it; ties, nulls and duplicates cross ranges."""
+    failures = []
+    for i, case in enumerate(KEYLESS):
+        sql = rendered_keyless[f"{flavour}|{case.name}"]
+        assert "partition by tj__g" in sql, case.name  # ranges, not one window
+        left, right = inputs[case.kind]
+        expected = oracle(case, left.assign(k=0), right.assign(k=0))  # one key: no key at all
+        expected["k"] = expected["lid"].map(dict(zip(left["lid"], left["k"])))
+        actual = _run(spark, sql, ansi=(i // 3) % 2 == 0)
+        columns = LEFT_COLS + (RIGHT_OUT if case.order_by else ["r_t"])
+        diff = compare(actual, expected, columns, case.kind)
+        if not case.order_by:
+            diff += whole_row_mismatches(actual.assign(k=None), right.assign(k=None), case.kind)
+        if diff:
+            failures.append(f"{case.name}:\n  " + "\n  ".join(diff))
+    assert not failures, "\n".join(failures[:5])
+
+
 def test_case_count_per_strategy():
     """At least 2,000 independent cases per strategy per run (configs x key groups)."""
     for strategy in STRATEGIES:
@@ -114,11 +157,12 @@ def test_inputs_cover_the_hard_cases(inputs):
     assert (inputs["bigint"][0]["t"].dropna() < 0).any()
 
 
-@pytest.mark.parametrize("strategy", STRATEGIES)
-def test_hive_flavour_parses_with_hive_2_3_parser(spark, rendered, strategy):
+@pytest.mark.parametrize("strategy", STRATEGIES + ("keyless",))
+def test_hive_flavour_parses_with_hive_2_3_parser(spark, rendered, rendered_keyless, strategy):
     failures = []
-    for case in CASES:
-        sql = rendered[f"hive__asof_join|{strategy}|{case.name}"]
+    for case in (KEYLESS if strategy == "keyless" else CASES):
+        sql = (rendered_keyless[f"hive__asof_join|{case.name}"] if strategy == "keyless"
+               else rendered[f"hive__asof_join|{strategy}|{case.name}"])
         try:
             parse_hive(spark, sql)
         except ValueError as exc:

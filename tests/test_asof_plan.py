@@ -133,3 +133,32 @@ def test_union_packs_only_left_columns_the_events_do_not_already_carry(spark, db
         expected = spark.table(f"{SCHEMA}.{left}").schema
         assert union.schema.fields[:len(expected)] == expected.fields, left  # the left columns' own names and types
         assert sorted(union.collect()) == sorted(spark.sql(rendered[f"broadcast|{left}"]).collect()), left
+
+
+def test_union_without_keys_runs_its_window_per_range_of_time(spark, dbt, plan_tables):
+    """Without `by` one window would be one partition: one task sorts every row. With ranges of
+    time (var temporal_joins_time_ranges; 1 turns them off) the window is partitioned by the
+    range id, a small per-range table is broadcast back, and the rows equal the one-window join."""
+    calls = [{"id": direction, "macro": "asof_join", "kwargs": {
+        "left": f"{SCHEMA}.labels", "right": f"{SCHEMA}.features_1", "left_time": "ts", "right_time": "ts",
+        "by": [], "direction": direction, "allow_exact_matches": False, "prefix": "f_", "strategy": "auto"}}
+        for direction in ("backward", "forward", "nearest")]
+    ranged = dbt.render(calls, dbt_vars={"temporal_joins_time_ranges": 8})
+    single = dbt.render(calls, dbt_vars={"temporal_joins_time_ranges": 1})
+    spark.conf.set("spark.sql.adaptive.enabled", "false")
+    try:
+        for direction in ("backward", "forward", "nearest"):
+            plan = spark.sql(ranged[direction])._jdf.queryExecution().executedPlan().toString()
+            assert re.search(r"\bWindow \[.*\], \[tj__g#\d+\]", plan), plan  # partitioned by the range id
+            assert re.search(r"Exchange hashpartitioning\(tj__g#\d+", plan), plan
+            assert "BroadcastHashJoin" in plan, plan  # the per-range carries join back without a shuffle
+            assert re.search(r"\bSort \[tj__t#\d+L? (ASC|DESC)", plan), plan  # sorted by time before the shuffle
+            assert "tj__g" not in single[direction]
+            assert "Exchange SinglePartition" in spark.sql(single[direction])._jdf.queryExecution().executedPlan().toString()
+            assert sorted(spark.sql(ranged[direction]).collect()) == sorted(spark.sql(single[direction]).collect()), direction
+    finally:
+        spark.conf.unset("spark.sql.adaptive.enabled")
+    with pytest.raises(RuntimeError) as error:
+        dbt.render(calls[:1], dbt_vars={"temporal_joins_time_ranges": 0})
+    for part in ("asof_join", "temporal_joins_time_ranges", "whole number from 1", "to 1024", "Received: 0"):
+        assert part in str(error.value)

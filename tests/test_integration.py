@@ -24,6 +24,8 @@ def test_integration_project_builds_and_every_test_passes(seeded):
         for direction in ("backward", "forward", "nearest"):
             for join_type in ("left", "inner"):
                 assert f"model.temporal_joins_integration_tests.asof_{strategy}_{direction}_{join_type}" in models
+    # union without keys: its window runs over ranges of time, the carried rows cross them
+    assert "model.temporal_joins_integration_tests.asof_union_nokey_backward_strict_left" in models
     # the Python-model fallback, built through the `session` submission method
     for name in ("native_backward_left", "arrow_nearest_tolerance_left", "auto_forward_inner"):
         assert f"model.temporal_joins_integration_tests.asof_python_{name}" in models

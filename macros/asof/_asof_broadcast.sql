@@ -11,10 +11,7 @@
   row: it keeps unmatched left rows and counts duplicates, which the final posexplode
   restores. Grouping normalizes floating-point keys: a -0.0 in a left column comes out 0.0.
 
-  The best candidate (largest first):
-    backward: the right time, then order_by;  forward: the negated time, then order_by
-    (without order_by simply the smallest time);  nearest: the negated distance, then
-    backward before forward on equal distance, then order_by.
+  The best candidate: _asof_candidate_order (_asof_spec.sql).
 -#}
 {% macro _asof_broadcast_sql(spec, dialect) %}
   {%- set lt = 'tj__lsrc.' ~ temporal_joins._tj_q(spec.left_time) -%}
@@ -25,29 +22,9 @@
   {%- endfor -%}
   {%- set on = temporal_joins._asof_candidate_conditions(spec, lt, rt, keys) -%}
 
-  {%- set agg = 'max' -%}
-  {%- set order_fields = [] -%}
-  {%- if spec.direction == 'backward' -%}
-    {%- do order_fields.append(rt) -%}
-  {%- elif spec.direction == 'forward' and not spec.order_by -%}
-    {%- set agg = 'min' -%}
-    {%- do order_fields.append(rt) -%}
-  {%- elif spec.direction == 'forward' -%}
-    {#- the left time is fixed within a group, so -(right - left) orders like -right; a
-        floating-point right time is negated directly, which is exact -#}
-    {%- do order_fields.append('-' ~ (rt if spec.kind == 'numeric' else temporal_joins._tj_gap(rt, lt, spec.kind))) -%}
-  {%- else -%}
-    {%- do order_fields.append('-(' ~ temporal_joins._asof_distance(spec, lt, rt) ~ ')') -%}
-    {%- do order_fields.append('case when ' ~ rt ~ ' <= ' ~ lt ~ ' then 1 else 0 end') -%}
-  {%- endif -%}
-  {%- for ob in spec.order_by -%}{%- do order_fields.append('tj__rsrc.' ~ temporal_joins._tj_q(ob)) -%}{%- endfor -%}
-  {%- if order_fields | length == 1 -%}
-    {%- set order = order_fields[0] -%}
-  {%- else -%}
-    {%- set named = [] -%}
-    {%- for f in order_fields -%}{%- do named.append("'o" ~ loop.index0 ~ "', " ~ f) -%}{%- endfor -%}
-    {%- set order = 'named_struct(' ~ named | join(', ') ~ ')' -%}
-  {%- endif -%}
+  {%- set best = temporal_joins._asof_candidate_order(spec, spec.direction, lt, rt) -%}
+  {%- set agg = best.agg -%}
+  {%- set order = best.order -%}
 
   {#- the left row: its columns when known (a faster grouping key), else the packed struct (Spark, CTE input) -#}
   {%- set groups = [] -%}

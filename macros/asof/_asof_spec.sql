@@ -65,6 +65,10 @@
     {%- endif -%}
   {%- endfor -%}
 
+  {#- union without keys: ranges of time, so the window is not one partition (_asof_time_ranges.sql) -#}
+  {%- set time_ranges = temporal_joins._asof_time_ranges(m, left_info, left_time, right_info, right_time)
+        if strategy == 'union' and not pairs else none -%}
+
   {%- set time_output = [] -%}
   {%- for rc in right_columns if rc.source | lower == right_time | lower -%}{%- do time_output.append(rc.output) -%}{%- endfor -%}
   {{ return({
@@ -74,7 +78,7 @@
       'direction': direction, 'allow_exact_matches': allow_exact_matches, 'tolerance': tolerance,
       'join_type': join_type, 'right_columns': right_columns, 'time_output': time_output[0],
       'order_by': order_by, 'left_carried': left_carried,
-      'strategy': strategy,
+      'strategy': strategy, 'time_ranges': time_ranges,
   }) }}
 {% endmacro %}
 
@@ -165,6 +169,38 @@
 {% macro _asof_distance(spec, lt, rt) %}
   {{ return('case when ' ~ rt ~ ' <= ' ~ lt ~ ' then ' ~ temporal_joins._tj_gap(lt, rt, spec.kind)
             ~ ' else ' ~ temporal_joins._tj_gap(rt, lt, spec.kind) ~ ' end') }}
+{% endmacro %}
+
+{#-
+  How the aggregating strategies rank a left row's candidates (broadcast; keyless union's
+  range edges): {'agg': 'max' or 'min', 'order': expr}, the winner has the extreme order.
+    backward: the right time, then order_by;  forward: the negated time, then order_by
+    (without order_by simply the smallest time);  nearest: the negated distance, then
+    backward before forward on equal distance, then order_by.
+  lt: the left time, or any fixed value of its type (forward negates right - lt).
+  The same rules as union's window order, so every strategy picks the same row.
+-#}
+{% macro _asof_candidate_order(spec, direction, lt, rt) %}
+  {%- set agg = 'max' -%}
+  {%- set fields = [] -%}
+  {%- if direction == 'backward' -%}
+    {%- do fields.append(rt) -%}
+  {%- elif direction == 'forward' and not spec.order_by -%}
+    {%- set agg = 'min' -%}
+    {%- do fields.append(rt) -%}
+  {%- elif direction == 'forward' -%}
+    {#- lt is fixed per group, so -(right - lt) orders like -right; a floating-point
+        right time is negated directly, which is exact -#}
+    {%- do fields.append('-' ~ (rt if spec.kind == 'numeric' else temporal_joins._tj_gap(rt, lt, spec.kind))) -%}
+  {%- else -%}
+    {%- do fields.append('-(' ~ temporal_joins._asof_distance(spec, lt, rt) ~ ')') -%}
+    {%- do fields.append('case when ' ~ rt ~ ' <= ' ~ lt ~ ' then 1 else 0 end') -%}
+  {%- endif -%}
+  {%- for ob in spec.order_by -%}{%- do fields.append('tj__rsrc.' ~ temporal_joins._tj_q(ob)) -%}{%- endfor -%}
+  {%- if fields | length == 1 -%}{{ return({'agg': agg, 'order': fields[0]}) }}{%- endif -%}
+  {%- set named = [] -%}
+  {%- for f in fields -%}{%- do named.append("'o" ~ loop.index0 ~ "', " ~ f) -%}{%- endfor -%}
+  {{ return({'agg': agg, 'order': 'named_struct(' ~ named | join(', ') ~ ')'}) }}
 {% endmacro %}
 
 {#-

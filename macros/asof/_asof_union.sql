@@ -11,6 +11,7 @@
   forward reuses the same running frame over a descending time order (a frame that runs
   to UNBOUNDED FOLLOWING is quadratic in Spark); nearest computes both and keeps the
   closer, the backward one on equal distance.
+  Without keys the window is partitioned by ranges of time instead (_asof_time_ranges.sql).
   Internal names start with `tj__`: HiveQL identifiers cannot start with an underscore.
 -#}
 {% macro _asof_union_sql(spec, dialect) %}
@@ -20,7 +21,9 @@
   {%- for pair in spec.by -%}{%- do keys.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
   {%- set tie_breakers = [] -%}
   {%- for ob in spec.order_by -%}{%- do tie_breakers.append('tj__o' ~ loop.index0) -%}{%- endfor -%}
-  {%- set partition = ('partition by ' ~ keys | join(', ') ~ ' ') if keys else '' -%}
+  {#- without keys, the time ranges (when there are any) partition the window -#}
+  {%- set ranges = spec.time_ranges -%}
+  {%- set partition = ('partition by ' ~ (keys or ['tj__g']) | join(', ') ~ ' ') if keys or ranges else '' -%}
   {%- set frame = 'rows between unbounded preceding and current row' -%}
   {%- set ns = namespace(asc=['tj__t asc', 'tj__side asc'], desc=['tj__t desc', 'tj__side asc']) -%}
   {%- for tb in tie_breakers -%}
@@ -58,7 +61,18 @@ select
 from (
   select {% for e in left_payload %}{{ e }}, {% endfor %}{{ match }} as tj__m
   from (
-    select {% for e in left_payload if e != 'tj__t' %}{{ e }}, {% endfor %}tj__side, tj__t
+    {%- if ranges %}
+    {#- MAPJOIN: one row per range id (Spark reads it as BROADCAST) #}
+    select /*+ MAPJOIN(tj__c) */ {% for e in left_payload if e != 'tj__t' %}tj__w.{{ e }}, {% endfor %}tj__w.tj__side, tj__w.tj__t
+      {%- if spec.direction in ['backward', 'nearest'] %},
+      coalesce(tj__w.tj__b, tj__c.tj__cb) as tj__b
+      {%- endif %}
+      {%- if spec.direction in ['forward', 'nearest'] %},
+      coalesce(tj__w.tj__f, tj__c.tj__cf) as tj__f
+      {%- endif %}
+    from (
+    {%- endif %}
+    select {% for e in left_payload if e != 'tj__t' %}{{ e }}, {% endfor %}tj__side, tj__t{{ ', tj__g' if ranges }}
       {%- if spec.direction in ['backward', 'nearest'] %},
       {{ backward_window }} as tj__b
       {%- endif %}
@@ -66,6 +80,10 @@ from (
       {{ forward_window }} as tj__f
       {%- endif %}
     from (
+      {%- if ranges %}
+      select tj__u.*, {{ temporal_joins._asof_time_range('tj__u.tj__t', spec.kind, ranges.splits) }} as tj__g
+      from (
+      {%- endif %}
       select
         {%- for pair in spec.by %}
         tj__lsrc.{{ temporal_joins._tj_q(pair[0]) }} as tj__k{{ loop.index0 }},
@@ -96,7 +114,20 @@ from (
         {{ temporal_joins._tj_pack_right('tj__rsrc', spec.right_columns) }} as tj__r
       from {{ spec.right }} as tj__rsrc
       where {{ right_filter | join(' and ') }}
+      {%- if ranges %}
+      ) as tj__u
+      {#- sorted by time before the shuffle: each range then arrives as a few runs already in order,
+          which the window's sort merges (its prefix holds only the range id, so unsorted rows of a
+          large range would be compared whole) #}
+      sort by tj__t {{ 'desc' if spec.direction == 'forward' else 'asc' }}
+      {%- endif %}
     ) as tj__events
+    {%- if ranges %}
+    ) as tj__w
+    left join (
+{{ temporal_joins._asof_range_carries_sql(spec, dialect) }}
+    ) as tj__c on tj__w.tj__g = tj__c.tj__g
+    {%- endif %}
   ) as tj__windowed
   where tj__side = {{ left_side }}
 ) as tj__matched

@@ -1,0 +1,140 @@
+{#-
+  union without keys, split into ranges of time. Without `by` the union's window has no
+  partition: one task would sort and scan every row. Instead each row gets a range id,
+  a monotone function of its time (ascending split values from one compile-time query on
+  the right side's time quantiles), and the window runs per range. A left row that finds
+  no right row inside its range takes the last right row of the nearest earlier range
+  (backward) or the first of the nearest later one (forward): one hash aggregate of the
+  right side per range and a window over the few range rows, joined back by range id.
+  Equal times always share a range and every time of an earlier range is smaller, so the
+  result is exactly the one-window result; the split values only balance the work.
+-#}
+
+{#-
+  The spec's `time_ranges`: none (one window) or {'splits': [double literals], 'right_type'}.
+  Ranges need `right` to be a relation (the query), the left time's type to be known and to
+  compare like the right's (the same type, or both numeric), and `execute`.
+-#}
+{% macro _asof_time_ranges(m, left_info, left_time, right_info, right_time) %}
+  {%- set ranges = temporal_joins._asof_time_range_count(m) -%}
+  {%- set lc = temporal_joins._tj_find_column(left_info, left_time) -%}
+  {%- set rc = temporal_joins._tj_find_column(right_info, right_time) -%}
+  {%- if ranges < 2 or lc is none or rc is none or not execute -%}{{ return(none) }}{%- endif -%}
+  {%- set kind = temporal_joins._tj_time_kind(rc) -%}
+  {%- if lc.dtype | lower != rc.dtype | lower and not (kind.startswith('numeric') and temporal_joins._tj_time_kind(lc).startswith('numeric')) -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {#- the type name is spliced into SQL (a cast for forward's order): a plain type name only -#}
+  {%- if not modules.re.match('^[a-z_]+$', rc.dtype | lower) and not kind.startswith('numeric') -%}{{ return(none) }}{%- endif -%}
+  {%- set found = run_query(temporal_joins._asof_time_splits_sql(right_info.sql, right_time, kind, ranges)) -%}
+  {#- finite, ascending, distinct; written as double literals (an exponent makes them double in Spark and Hive) -#}
+  {%- set values = [] -%}
+  {%- for v in found.columns[0].values() if v is not none -%}
+    {%- set f = v | float -%}
+    {%- if f - f == 0 and f not in values -%}{%- do values.append(f) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- set splits = [] -%}
+  {%- for f in values | sort -%}{%- do splits.append('%.17e' | format(f)) -%}{%- endfor -%}
+  {%- if not splits -%}{{ return(none) }}{%- endif -%}
+  {{ return({'splits': splits, 'right_type': rc.dtype | lower}) }}
+{% endmacro %}
+
+{#- var('temporal_joins_time_ranges', 64), checked: the number of ranges (1: one window, no query).
+    At most 1024: the binary search is written out, one CASE branch per range. -#}
+{% macro _asof_time_range_count(m) %}
+  {%- set ranges = var('temporal_joins_time_ranges', 64) -%}
+  {%- if ranges is not number or ranges is boolean or ranges < 1 or ranges > 1024 or ranges != ranges | int -%}
+    {{ temporal_joins._tj_fail(m, 'var temporal_joins_time_ranges', 'a whole number from 1 (one window without ranges) to 1024', ranges) }}
+  {%- endif -%}
+  {{ return(ranges | int) }}
+{% endmacro %}
+
+{#- The compile-time query: approximate quantiles of the right time's image, one row each
+    (relation_sql and right_time are validated). Accuracy 1000 (0.1% of the rows) is plenty
+    for balancing, and about twice as fast as Spark's default on 50M rows. -#}
+{% macro _asof_time_splits_sql(relation_sql, right_time, kind, ranges) %}
+  {%- set fractions = [] -%}
+  {%- for i in range(1, ranges) -%}{%- do fractions.append('%.6f' | format(i / ranges)) -%}{%- endfor -%}
+  {{ return('select explode(percentile_approx(' ~ temporal_joins._asof_time_image('tj__rsrc.' ~ temporal_joins._tj_q(right_time), kind)
+            ~ ', array(' ~ fractions | join(', ') ~ '), 1000)) as tj__split from ' ~ relation_sql ~ ' as tj__rsrc') }}
+{% endmacro %}
+
+{#- A number that never decreases as the time grows (lossy is fine: only ranges use it), in Spark and Hive. -#}
+{% macro _asof_time_image(expr, kind) %}
+  {%- if kind == 'date' -%}{{ return('datediff(' ~ expr ~ ", date '1970-01-01')") }}
+  {%- elif kind == 'timestamp' -%}{{ return('unix_timestamp(' ~ expr ~ ')') }}
+  {%- else -%}{{ return('cast(' ~ expr ~ ' as double)') }}
+  {%- endif -%}
+{% endmacro %}
+
+{#- The range id of a time: a binary search over the splits as nested CASEs (range i holds
+    splits[i-1] <= image < splits[i]; null and NaN fail every `<` and land in the last range). -#}
+{% macro _asof_time_range(expr, kind, splits, lo=0, hi=none) %}
+  {%- set hi = splits | length if hi is none else hi -%}
+  {%- if lo == hi -%}{{ return(lo | string) }}{%- endif -%}
+  {%- set mid = (lo + hi + 1) // 2 -%}
+  {{ return('case when ' ~ temporal_joins._asof_time_image(expr, kind) ~ ' < ' ~ splits[mid - 1]
+            ~ ' then ' ~ temporal_joins._asof_time_range(expr, kind, splits, lo, mid - 1)
+            ~ ' else ' ~ temporal_joins._asof_time_range(expr, kind, splits, mid, hi) ~ ' end') }}
+{% endmacro %}
+
+{#-
+  Per range id: tj__cb, the last right row of the earlier ranges (backward), and tj__cf, the
+  first right row of the later ranges (forward), each packed like the union's tj__r. Every
+  range id gets a row (one placeholder row per range), so the join back always finds one.
+-#}
+{% macro _asof_range_carries_sql(spec, dialect) %}
+  {%- set rt = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) -%}
+  {%- set anchor = {'numeric_integral': '0', 'date': "date '1970-01-01'",
+                    'timestamp': "cast('1970-01-01 00:00:00' as " ~ spec.time_ranges.right_type ~ ")"}.get(spec.kind, '0') -%}
+  {%- set sides = [] -%}
+  {%- if spec.direction in ['backward', 'nearest'] -%}{%- do sides.append(['backward', 'tj__last', 'tj__cb', 'tj__olast']) -%}{%- endif -%}
+  {%- if spec.direction in ['forward', 'nearest'] -%}{%- do sides.append(['forward', 'tj__first', 'tj__cf', 'tj__ofirst']) -%}{%- endif -%}
+  {%- set values = [] -%}
+  {%- set names = [] -%}
+  {%- for rc in spec.right_columns -%}{%- do values.append('tj__v' ~ loop.index0) -%}{%- do names.append(rc.output) -%}{%- endfor -%}
+  {%- set n_splits = spec.time_ranges.splits | length -%}
+select tj__g
+  {%- for direction, best, carry, order in sides %},
+  {{ temporal_joins._tj_last_ignore_nulls(temporal_joins._asof_repack(best, names), dialect) }} over (order by tj__g {{ 'asc' if direction == 'backward' else 'desc' }} rows between unbounded preceding and 1 preceding) as {{ carry }}
+  {%- endfor %}
+from (
+  select tj__g
+    {%- for direction, best, carry, order in sides %},
+    {%- set pick = temporal_joins._asof_candidate_order(spec, direction, anchor, rt) %}
+    case when count({{ order }}) > 0 then {{ temporal_joins._tj_arg_extreme(pick.agg, order, values, names, dialect) }} end as {{ best }}
+    {%- endfor %}
+  from (
+    select
+      {{ temporal_joins._asof_time_range(rt, spec.kind, spec.time_ranges.splits) }} as tj__g,
+      {%- for direction, best, carry, order in sides %}
+      {{ temporal_joins._asof_candidate_order(spec, direction, anchor, rt).order }} as {{ order }},
+      {%- endfor %}
+      {%- for rc in spec.right_columns %}
+      tj__rsrc.{{ temporal_joins._tj_q(rc.source) }} as {{ values[loop.index0] }}{{ ',' if not loop.last }}
+      {%- endfor %}
+    from {{ spec.right }} as tj__rsrc
+    where {{ rt }} is not null
+    union all
+    {#- one placeholder per range id 0..n_splits: no order, so it never wins #}
+    select
+      tj__range as tj__g,
+      {%- for direction, best, carry, order in sides %}
+      null as {{ order }},
+      {%- endfor %}
+      {%- for v in values %}
+      null as {{ v }}{{ ',' if not loop.last }}
+      {%- endfor %}
+    from (select 1 as tj__one) as tj__one
+    lateral view posexplode(split(space({{ n_splits }}), ' ')) tj__ranges as tj__range, tj__blank
+  ) as tj__edge_rows
+  group by tj__g
+) as tj__edges
+{% endmacro %}
+
+{#- A struct from _tj_arg_extreme back to the union's packed right row (Hive's also holds the order). -#}
+{% macro _asof_repack(struct, names) %}
+  {%- set fields = [] -%}
+  {%- for n in names -%}{%- do fields.append("'" ~ n ~ "', " ~ struct ~ '.' ~ temporal_joins._tj_q(n)) -%}{%- endfor -%}
+  {{ return('case when ' ~ struct ~ ' is not null then named_struct(' ~ fields | join(', ') ~ ') end') }}
+{% endmacro %}
