@@ -60,7 +60,6 @@ class Contender:
 
 # ---------------------------------------------------------------- ours (dbt macro SQL)
 OUR_STRATEGIES = ("auto", "union", "exploding", "broadcast")
-TIME_RANGES = 64  # var('temporal_joins_time_ranges') default: union's ranges of time without keys
 
 
 def render_calls(left: str = LEFT_VIEW, right: str = RIGHT_VIEW) -> list[dict]:
@@ -71,7 +70,7 @@ def render_calls(left: str = LEFT_VIEW, right: str = RIGHT_VIEW) -> list[dict]:
               "kwargs": {"relation_sql": left, "keys": ["id"]}},
              # union without keys: the quantiles of the right times (its time ranges)
              {"id": "time_splits:nokey", "macro": "_asof_time_splits_sql",
-              "kwargs": {"relation_sql": right, "right_time": "ts", "kind": "numeric_integral", "ranges": TIME_RANGES}}]
+              "kwargs": {"relation_sql": right, "right_time": "ts", "kind": "numeric_integral"}}]
     for strategy in OUR_STRATEGIES:
         for keyed in (True, False):
             if strategy == "broadcast" and not keyed:

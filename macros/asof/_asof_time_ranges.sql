@@ -50,16 +50,19 @@
 {% endmacro %}
 
 {#- The compile-time query: approximate quantiles of the right time's image, one row each
-    (relation_sql and right_time are validated). Accuracy 1000 (0.1% of the rows) is plenty
-    for balancing, and about twice as fast as Spark's default on 50M rows. -#}
-{% macro _asof_time_splits_sql(relation_sql, right_time, kind, ranges) %}
+    (relation_sql and right_time are validated; ranges defaults to the var). Accuracy 1000
+    (0.1% of the rows) is plenty for balancing, and about twice as fast as Spark's default on 50M rows. -#}
+{% macro _asof_time_splits_sql(relation_sql, right_time, kind, ranges=none) %}
+  {%- set ranges = temporal_joins._asof_time_range_count('asof_join') if ranges is none else ranges -%}
   {%- set fractions = [] -%}
   {%- for i in range(1, ranges) -%}{%- do fractions.append('%.6f' | format(i / ranges)) -%}{%- endfor -%}
   {{ return('select explode(percentile_approx(' ~ temporal_joins._asof_time_image('tj__rsrc.' ~ temporal_joins._tj_q(right_time), kind)
             ~ ', array(' ~ fractions | join(', ') ~ '), 1000)) as tj__split from ' ~ relation_sql ~ ' as tj__rsrc') }}
 {% endmacro %}
 
-{#- A number that never decreases as the time grows (lossy is fine: only ranges use it), in Spark and Hive. -#}
+{#- A number that never decreases as the time grows (lossy is fine: only ranges use it). Not
+    _range_epoch (exact, one form per dialect): the quantile query runs on the target whatever
+    flavour is rendered, so this one expression must run on Spark (ANSI on or off) and Hive. -#}
 {% macro _asof_time_image(expr, kind) %}
   {%- if kind == 'date' -%}{{ return('datediff(' ~ expr ~ ", date '1970-01-01')") }}
   {%- elif kind == 'timestamp' -%}{{ return('unix_timestamp(' ~ expr ~ ')') }}
@@ -87,28 +90,30 @@
   {%- set rt = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) -%}
   {%- set anchor = {'numeric_integral': '0', 'date': "date '1970-01-01'",
                     'timestamp': "cast('1970-01-01 00:00:00' as " ~ spec.time_ranges.right_type ~ ")"}.get(spec.kind, '0') -%}
+  {#- [direction, best row, carried row, order column, _asof_candidate_order] -#}
   {%- set sides = [] -%}
-  {%- if spec.direction in ['backward', 'nearest'] -%}{%- do sides.append(['backward', 'tj__last', 'tj__cb', 'tj__olast']) -%}{%- endif -%}
-  {%- if spec.direction in ['forward', 'nearest'] -%}{%- do sides.append(['forward', 'tj__first', 'tj__cf', 'tj__ofirst']) -%}{%- endif -%}
+  {%- for direction, best, carry, order in [['backward', 'tj__last', 'tj__cb', 'tj__olast'], ['forward', 'tj__first', 'tj__cf', 'tj__ofirst']]
+        if spec.direction in [direction, 'nearest'] -%}
+    {%- do sides.append([direction, best, carry, order, temporal_joins._asof_candidate_order(spec, direction, anchor, rt)]) -%}
+  {%- endfor -%}
   {%- set values = [] -%}
   {%- set names = [] -%}
   {%- for rc in spec.right_columns -%}{%- do values.append('tj__v' ~ loop.index0) -%}{%- do names.append(rc.output) -%}{%- endfor -%}
   {%- set n_splits = spec.time_ranges.splits | length -%}
 select tj__g
-  {%- for direction, best, carry, order in sides %},
+  {%- for direction, best, carry, order, pick in sides %},
   {{ temporal_joins._tj_last_ignore_nulls(temporal_joins._asof_repack(best, names), dialect) }} over (order by tj__g {{ 'asc' if direction == 'backward' else 'desc' }} rows between unbounded preceding and 1 preceding) as {{ carry }}
   {%- endfor %}
 from (
   select tj__g
-    {%- for direction, best, carry, order in sides %},
-    {%- set pick = temporal_joins._asof_candidate_order(spec, direction, anchor, rt) %}
+    {%- for direction, best, carry, order, pick in sides %},
     case when count({{ order }}) > 0 then {{ temporal_joins._tj_arg_extreme(pick.agg, order, values, names, dialect) }} end as {{ best }}
     {%- endfor %}
   from (
     select
       {{ temporal_joins._asof_time_range(rt, spec.kind, spec.time_ranges.splits) }} as tj__g,
-      {%- for direction, best, carry, order in sides %}
-      {{ temporal_joins._asof_candidate_order(spec, direction, anchor, rt).order }} as {{ order }},
+      {%- for direction, best, carry, order, pick in sides %}
+      {{ pick.order }} as {{ order }},
       {%- endfor %}
       {%- for rc in spec.right_columns %}
       tj__rsrc.{{ temporal_joins._tj_q(rc.source) }} as {{ values[loop.index0] }}{{ ',' if not loop.last }}
@@ -119,7 +124,7 @@ from (
     {#- one placeholder per range id 0..n_splits: no order, so it never wins #}
     select
       tj__range as tj__g,
-      {%- for direction, best, carry, order in sides %}
+      {%- for direction, best, carry, order, pick in sides %}
       null as {{ order }},
       {%- endfor %}
       {%- for v in values %}
