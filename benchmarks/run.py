@@ -187,6 +187,8 @@ class Bench:
         for contender in self.contenders:
             if only is not None and not only.search(contender.name):
                 continue
+            if contender.only is not None and name not in contender.only:
+                continue  # a scenario-specific contender (the probes): no row elsewhere
             record = {"scenario": name, "n": n, "contender": contender.name, "family": contender.family,
                       "engine": contender.engine, "join": contender.join, "note": contender.note,
                       "reference": references[contender.join]}
@@ -247,8 +249,14 @@ def _plain(row: dict) -> dict:
 
 
 def _short(exc) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else ''}"[:400]
+    lines = [line.strip() for line in str(exc).strip().splitlines()]
+    # py4j's first line only names the call ("An error occurred while calling o199.collectToPython.");
+    # the JVM's exception is on the next one (": org.apache.spark.SparkException: Not enough memory ...")
+    if len(lines) > 1 and lines[0].startswith("An error occurred while calling"):
+        cause = lines[1].lstrip(": ")
+        name, _, message = cause.partition(": ")
+        return f"{name.rsplit('.', 1)[-1]}: {message}"[:400]
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}"[:400]
 
 
 def _loadavg() -> str:

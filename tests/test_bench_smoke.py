@@ -113,7 +113,10 @@ def test_variants_and_report(bench, tmp_path):
     if not any(r["scenario"] == "asc" and "default" in r["contender"] for r in bench.records):
         bench.run_scenario("asc", N, re.compile("default|duckdb"))  # the left20 target compares with asc
     _check(bench.run_scenario("hotkey", N, re.compile("default|SortMerge|duckdb")), ["ours", "SortMerge"])
-    _check(bench.run_scenario("left20", N, re.compile("default|duckdb")), ["ours"])
+    # the probes of the left20 memory target run there only, and must be joins too (same checksum)
+    _check(bench.run_scenario("left20", N, re.compile("default|probe|duckdb")),
+           ["ours", "probe lean union", "probe slot assignment"])
+    assert not any(r["contender"].startswith("probe") for r in bench.records if r["scenario"] != "left20")
     assert bench.sqls["auto:keyed"] == bench.sqls["union:keyed"]  # 20 left rows per id: auto keeps union
     _check(bench.run_scenario("nokey", N, re.compile("union|SortMerge|duckdb")), ["ours union", "SortMerge"])
     bucketed = bench.run_scenario("bucketed4", N, re.compile("default|SortMerge"))
