@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import subprocess
 import time
 from pathlib import Path
 
@@ -29,6 +30,21 @@ def _human(b) -> str:
 
 def _secs(s) -> str:
     return "–" if s is None else (f"{s:.2f}" if s < 100 else f"{s:.0f}")
+
+
+def code_version() -> str | None:
+    """The commit the measured code is at (short hash), with "+changes" when the macros, the Python
+    package or the benchmark code differ from it; None outside a git checkout."""
+    repo = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        changed = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--", "macros", "src",
+                                  "benchmarks/*.py", "benchmarks/dbt"], capture_output=True, text=True,
+                                 check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return head + ("+changes" if changed else "")
 
 
 def machine(spark=None) -> dict:
@@ -166,7 +182,10 @@ def table(records, scenario, n) -> list[str]:
                        + " |" * 10)
     load = rows[0].get("load_before", "?") if rows else "?"
     load_after = rows[0].get("load_after", "?") if rows else "?"
-    return [f"### {scenario}, N = {n:,}", "", f"Load average (1/5/15 min) before: {load}; after: {load_after}.", ""] + out + [""]
+    commits = sorted({r["commit"] for r in rows if r.get("commit")})
+    code = f" Code at commit {', '.join(commits)}." if commits else ""
+    return ([f"### {scenario}, N = {n:,}", "", f"Load average (1/5/15 min) before: {load}; after: {load_after}.{code}", ""]
+            + out + [""])
 
 
 def plots(out: Path, records) -> list[str]:
@@ -241,7 +260,11 @@ def write(out: Path, new_records, *, notes=(), command="", spark=None, sqls=None
     info = {**(machine_info or {}), **machine(spark)}
     (out / "results.json").write_text(json.dumps({"machine": info, "records": records}, indent=1, default=str))
     if sqls:
-        (out / "ours_sql.md").write_text("\n\n".join(f"### {k}\n\n```sql\n{v}\n```" for k, v in sorted(sqls.items())))
+        header = (f"# Our SQL, as rendered at commit {code_version() or '?'} by `{command}`\n\n"
+                  "`auto` is rendered for the last scenario run (its choice depends on the data); tables measured "
+                  "at another commit (see each table's line) may have run other SQL.")
+        (out / "ours_sql.md").write_text("\n\n".join([header] + [f"### {k}\n\n```sql\n{v}\n```"
+                                                                 for k, v in sorted(sqls.items())]))
     images = plots(out, records)
     lines = ["# As-of join benchmark results", "",
              f"Written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `{command}`.", "",

@@ -65,6 +65,7 @@ class Bench:
         self.stages = metrics.StageSource(spark)
         self.jvm_pid = int(spark._jvm.java.lang.ProcessHandle.current().pid())
         self.records: list[dict] = []
+        self.commit = report.code_version()  # each record says which code it measured
 
     # ------------------------------------------------------------ scenario set-up
     def prepare(self, name: str, n: int) -> C.Scenario:
@@ -191,6 +192,7 @@ class Bench:
                 continue  # a scenario-specific contender (the probes): no row elsewhere
             record = {"scenario": name, "n": n, "contender": contender.name, "family": contender.family,
                       "engine": contender.engine, "join": contender.join, "note": contender.note,
+                      "commit": self.commit,
                       "reference": references[contender.join]}
             why_not = contender.applies(scenario)
             if why_not:
