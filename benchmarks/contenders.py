@@ -241,7 +241,7 @@ def tempo_asof(spark, scenario: Scenario):
 # ---------------------------------------------------------------- probes of the left20 memory target
 # Not joins we ship: hand-written for this benchmark's one query, to measure what the issue's
 # left20 target (our default's peak execution memory within 1.5x of the one-label variant's,
-# where auto picks broadcast) would take. They run only on left20 (README, "left20 at 1M").
+# where auto picks broadcast) would take. They run only on left20 (benchmarks/README.md, "probes").
 
 def probe_lean_union(spark, scenario: Scenario):
     """The union strategy with the narrowest rows it could have: (id, ts, side, value), no structs.

@@ -126,8 +126,9 @@ def test_variants_and_report(bench, tmp_path):
     for heading in (f"### {s}, N = {N}" for s in ("asc", "hotkey", "left20", "nokey", "bucketed4")):
         assert heading in text
     assert "## Targets" in text and "Load average" in text
-    if report.code_version():  # a git checkout: each table names the commit it measured
-        assert f"Code at commit {report.code_version()}" in text
+    commit = report.code_version()
+    if commit:  # a git checkout: each table names the commit it measured
+        assert f"Code at commit {commit}" in text
     assert f"hotkey N={N}:" in text and f"left20 N={N}:" in text
     for png in ("elapsed_vs_n.png", "memory_shuffle.png"):
         assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
