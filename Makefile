@@ -52,4 +52,4 @@ bench: setup
 RANGE_BENCH_ARGS ?=
 .PHONY: bench-range
 bench-range: setup
-	$(PY) benchmarks/range_join_bench.py $(RANGE_BENCH_ARGS)
+	$(PY) -m benchmarks.range_join_bench $(RANGE_BENCH_ARGS)

@@ -9,12 +9,12 @@ temp views `bench_left` / `bench_right`; DuckDB gets a SQL string over the same 
 from __future__ import annotations
 
 import inspect
-import json
-import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
+
+from tools.dbt_render import PACKAGE_ONLY, render_calls
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -83,28 +83,11 @@ def render_calls(left: str = LEFT_VIEW, right: str = RIGHT_VIEW) -> list[dict]:
     return calls
 
 
-RENDER_PROJECT = Path(__file__).resolve().parent / "dbt"
 
 
 def render_with_dbt(calls: list[dict], scratch: Path | None = None) -> dict[str, str]:
-    """Render macro calls through dbt in-process (benchmarks/dbt, run-operation bench_render): {id: sql}."""
-    from dbt.cli.main import dbtRunner
-
-    rendered: dict[str, str] = {}
-
-    def collect(event):
-        if event.info.name == "JinjaLogInfo" and event.data.msg.startswith("TJ_SQL "):
-            item = json.loads(event.data.msg[len("TJ_SQL "):])
-            rendered[item["id"]] = item["sql"]
-
-    scratch = scratch or Path(tempfile.mkdtemp(prefix="tj_bench_dbt_"))
-    argv = ["run-operation", "bench_render", "--args", json.dumps({"calls": calls}),
-            "--project-dir", str(RENDER_PROJECT), "--profiles-dir", os.environ.get("DBT_PROFILES_DIR", str(REPO / "profiles")),
-            "--target-path", str(scratch / "target"), "--log-path", str(scratch / "logs"), "--quiet"]
-    result = dbtRunner(callbacks=[collect]).invoke(argv)
-    if not result.success:
-        raise RuntimeError(f"dbt could not render the asof_join calls: {result.exception}")
-    return rendered
+    """Render macro calls through dbt in-process: {id: sql}."""
+    return render_calls(calls, PACKAGE_ONLY, scratch=scratch or Path(tempfile.mkdtemp(prefix="tj_bench_dbt_")))
 
 
 def _sql_builder(sqls: dict[str, str], strategy: str):

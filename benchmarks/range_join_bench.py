@@ -1,7 +1,7 @@
 """Range-join benchmark: seed 000's naive vs bucketed table, the headline ratio, a bin sweep.
 
-    .venv/bin/python benchmarks/range_join_bench.py            # the sizes in README.md (tens of minutes)
-    .venv/bin/python benchmarks/range_join_bench.py --quick    # small sizes, a minute or two
+    .venv/bin/python -m benchmarks.range_join_bench            # the sizes in README.md (tens of minutes)
+    .venv/bin/python -m benchmarks.range_join_bench --quick    # small sizes, a minute or two
 
 Data as in seed 000: events every 10 s, measurements about every 10 s (10 s steps plus a
 uniform 0-5 s jitter); the join is the trailing window (t - W, t] with W = 30 seconds,
@@ -14,7 +14,6 @@ since the machine may be shared) and prints it.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -27,46 +26,12 @@ os.environ.setdefault("DBT_PROFILES_DIR", str(REPO / "profiles"))
 os.environ.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
+from tools.dbt_render import render_calls  # noqa: E402  (after the environment above)
+from tools.spark_session import local_session  # noqa: E402
+
 SCHEMA = "tj_range_bench"
 WINDOW = "30 seconds"
 T0 = 1_473_705_968  # 2016-09-12 18:46:08 UTC, about when seed 000 ran
-
-
-def spark_session():
-    from pyspark.sql import SparkSession
-
-    state = os.environ["TEMPORAL_JOINS_STATE"]
-    Path(state).mkdir(parents=True, exist_ok=True)
-    builder = (SparkSession.builder.master("local[2]").enableHiveSupport()
-               .config("spark.ui.enabled", "false")
-               .config("spark.sql.shuffle.partitions", "4")
-               .config("spark.sql.session.timeZone", "UTC")
-               .config("spark.driver.memory", os.environ.get("TEMPORAL_JOINS_DRIVER_MEMORY", "4g"))
-               .config("spark.sql.warehouse.dir", f"{state}/warehouse")
-               .config("spark.hadoop.javax.jdo.option.ConnectionURL", f"jdbc:derby:;databaseName={state}/metastore_db;create=true")
-               .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={state}"))
-    spark = builder.getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
-
-
-def render(calls):
-    """Render macro calls with dbt in-process (the integration project's tj_render_calls)."""
-    from dbt.cli.main import dbtRunner
-
-    out = {}
-
-    def collect(event):
-        if event.info.name == "JinjaLogInfo" and event.data.msg.startswith("TJ_SQL "):
-            item = json.loads(event.data.msg[len("TJ_SQL "):])
-            out[item["id"]] = item["sql"]
-
-    args = ["run-operation", "tj_render_calls", "--args", json.dumps({"calls": calls}),
-            "--project-dir", str(REPO / "integration_tests"), "--profiles-dir", os.environ["DBT_PROFILES_DIR"], "--quiet"]
-    result = dbtRunner(callbacks=[collect]).invoke(args)
-    if not result.success:
-        raise RuntimeError(f"dbt failed: {result.exception}")
-    return out
 
 
 def make_tables(spark, n_events, n_measurements):
@@ -133,7 +98,7 @@ def main():
         bucketed_sizes = [10_000, 20_000, 50_000, 80_000, 130_000, 500_000, 1_000_000, 2_000_000]
         headline, sweep = (600_000, 60_000), (600_000, 60_000)
 
-    spark = spark_session()
+    spark = local_session()
     spark.sql(f"create database if not exists {SCHEMA}")
     pairs = sorted({(n, n) for n in naive_sizes + bucketed_sizes} | {headline, sweep})
     tables = {p: make_tables(spark, *p) for p in pairs}
@@ -146,7 +111,7 @@ def main():
     bins = [("W/10", "3 seconds"), ("W", "30 seconds"), ("10W", "300 seconds"), ("100W", "3000 seconds"), ("1000W", "30000 seconds")]
     for label, b in bins:
         calls.append(calls_for(*tables[sweep], "bucketed", b, tag=label))
-    sql = render(calls)
+    sql = render_calls(calls)
 
     lines = [f"# Range join benchmark ({'quick' if args.quick else 'full'})", "",
              f"local[2], shuffle partitions 4, driver memory {os.environ.get('TEMPORAL_JOINS_DRIVER_MEMORY', '4g')}; "

@@ -40,7 +40,7 @@ def code_version() -> str | None:
         head = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True,
                               text=True, check=True).stdout.strip()
         changed = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--", "macros", "src",
-                                  "benchmarks/*.py", "benchmarks/dbt"], capture_output=True, text=True,
+                                  "benchmarks/*.py", "tools"], capture_output=True, text=True,
                                  check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return None

@@ -22,6 +22,8 @@ import time
 import uuid
 from pathlib import Path
 
+from tools.spark_session import local_session
+
 from . import contenders as C
 from . import generate, metrics, report
 
@@ -269,26 +271,14 @@ def _loadavg() -> str:
 
 
 def make_session(driver_memory: str, data_dir: Path, shuffle_partitions: int):
-    from pyspark.sql import SparkSession
-
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    state = data_dir / "spark"
-    state.mkdir(parents=True, exist_ok=True)
-    builder = (SparkSession.builder.master("local[2]").appName("temporal_joins benchmark")
-               .config("spark.ui.enabled", "true").config("spark.ui.port", "0")  # the REST API; any free port
-               .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.driver.memory", driver_memory)
-               .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
-               .config("spark.sql.session.timeZone", "UTC")
-               # bucketed tables need a metastore: a Derby one beside the data, reused across runs
-               .config("spark.sql.warehouse.dir", str(state / "warehouse"))
-               .config("spark.hadoop.javax.jdo.option.ConnectionURL",
-                       f"jdbc:derby:;databaseName={state}/metastore_db;create=true")
-               .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={state}")
-               .enableHiveSupport())
-    spark = builder.getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
+    # bucketed tables need a metastore: a Derby one beside the data, reused across runs
+    return local_session(data_dir / "spark", {
+        "spark.app.name": "temporal_joins benchmark",
+        "spark.ui.enabled": "true", "spark.ui.port": "0",  # the REST API; any free port
+        "spark.ui.showConsoleProgress": "false",
+        "spark.driver.memory": driver_memory,
+        "spark.sql.shuffle.partitions": str(shuffle_partitions),
+    })
 
 
 def main(argv=None) -> int:

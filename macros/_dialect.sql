@@ -18,22 +18,6 @@
   {%- endif -%}
 {% endmacro %}
 
-{#- later - earlier for a time kind; integral numbers go through decimal(20,0) so extreme values cannot overflow. -#}
-{% macro _tj_gap(later, earlier, kind) %}
-  {%- if kind == 'numeric_integral' -%}{{ return('(cast(' ~ later ~ ' as decimal(20,0)) - cast(' ~ earlier ~ ' as decimal(20,0)))') }}
-  {%- elif kind == 'date' -%}{{ return('datediff(' ~ later ~ ', ' ~ earlier ~ ')') }}
-  {%- else -%}{{ return('(' ~ later ~ ' - ' ~ earlier ~ ')') }}
-  {%- endif -%}
-{% endmacro %}
-
-{#- A parsed distance (see _tj_distance) as a literal comparable with _tj_gap. -#}
-{% macro _tj_distance_literal(distance) %}
-  {%- if 'number' in distance -%}{{ return(distance.number) }}
-  {%- elif 'days' in distance -%}{{ return(distance.days | string) }}
-  {%- else -%}{{ return("INTERVAL '" ~ distance.amount ~ "' " ~ distance.unit) }}
-  {%- endif -%}
-{% endmacro %}
-
 {#-
   One aggregate that returns the row with the largest (agg='max') or smallest (agg='min')
   `order` as a struct of `values` named `names`. Spark: one max_by/min_by per value, which

@@ -1,9 +1,10 @@
 {#-
-  The shared validation core. Every join family (asof_join now, range/interval joins
-  next) checks its arguments here, once, before any dialect renders SQL. Every value
-  that reaches SQL passes through one of these macros: identifiers must match
+  The shared validation core. Every macro family (as-of, range and interval joins,
+  aggregations) checks its arguments here, once, before any dialect renders SQL. Every
+  value that reaches SQL passes through one of these macros: identifiers must match
   _tj_identifier_pattern(), relations are dbt Relations or dotted identifiers, and
   literals are re-rendered from parsed numbers, never spliced as given.
+  The Python API mirrors it: src/temporal_joins/_validation.py.
 -#}
 
 {% macro _tj_repr(value) -%}
@@ -14,11 +15,13 @@
   {%- endif -%}
 {%- endmacro %}
 
-{#- Raise the one error shape every check uses: macro, argument, what is allowed, what came. -#}
-{% macro _tj_fail(macro_name, argument, allowed, received, detail=none) %}
+{#- Raise the one error shape every check uses: macro, argument, what is allowed, what came
+    (and its type when known: `Received: 'label_ts' (string).`). -#}
+{% macro _tj_fail(macro_name, argument, allowed, received, detail=none, received_type=none) %}
   {%- set msg = "temporal_joins." ~ macro_name ~ ": invalid argument `" ~ argument ~ "`"
       ~ (": " ~ detail if detail else "")
-      ~ ". Allowed: " ~ allowed ~ ". Received: " ~ temporal_joins._tj_repr(received) ~ "." -%}
+      ~ ". Allowed: " ~ allowed ~ ". Received: " ~ temporal_joins._tj_repr(received)
+      ~ (" (" ~ received_type ~ ")" if received_type else "") ~ "." -%}
   {{ exceptions.raise_compiler_error(msg) }}
 {% endmacro %}
 
@@ -50,6 +53,15 @@
     {{ temporal_joins._tj_fail(macro_name, argument, 'true, false', value) }}
   {%- endif -%}
   {{ return(value) }}
+{% endmacro %}
+
+{#- `prefix`: '' or letters, digits and underscores, not starting with a digit (it starts output names). -#}
+{% macro _tj_prefix(macro_name, prefix) %}
+  {%- if prefix is none -%}{{ return('') }}{%- endif -%}
+  {%- if prefix is not string or not modules.re.match('^[A-Za-z0-9_]*$', prefix) or (prefix != '' and prefix[0] in '0123456789') -%}
+    {{ temporal_joins._tj_fail(macro_name, 'prefix', "'' or a name prefix of letters, digits and underscores, not starting with a digit", prefix) }}
+  {%- endif -%}
+  {{ return(prefix) }}
 {% endmacro %}
 
 {#- A column name: a plain SQL identifier, nothing else. -#}
@@ -146,6 +158,29 @@
   {{ return({'sql': sql, 'columns': columns}) }}
 {% endmacro %}
 
+{#-
+  What every two-sided macro checks first: the relations, the keys (each must exist on its
+  side) and the prefix. Returns {left_info, right_info, pairs, prefix}.
+-#}
+{% macro _tj_base(macro_name, left, right, by, prefix) %}
+  {%- set left_info = temporal_joins._tj_relation(macro_name, 'left', left) -%}
+  {%- set right_info = temporal_joins._tj_relation(macro_name, 'right', right) -%}
+  {%- set prefix = temporal_joins._tj_prefix(macro_name, prefix) -%}
+  {%- set pairs = [] -%}
+  {%- for pair in temporal_joins._tj_by_pairs(macro_name, by) -%}
+    {%- do pairs.append([temporal_joins._tj_require_columns(macro_name, 'by', left_info, 'left', [pair[0]])[0],
+                         temporal_joins._tj_require_columns(macro_name, 'by', right_info, 'right', [pair[1]])[0]]) -%}
+  {%- endfor -%}
+  {{ return({'left_info': left_info, 'right_info': right_info, 'pairs': pairs, 'prefix': prefix}) }}
+{% endmacro %}
+
+{#- A required column of one side (a time, a bound, a value), validated and spelled as the relation spells it. -#}
+{% macro _tj_column(macro_name, argument, value, info, side) %}
+  {{ temporal_joins._tj_required(macro_name, argument, value, 'a column of `' ~ side ~ '`') }}
+  {{ return(temporal_joins._tj_require_columns(macro_name, argument, info, side,
+            [temporal_joins._tj_identifier(macro_name, argument, value)])[0]) }}
+{% endmacro %}
+
 {#- Find a column by name (Spark and Hive resolve names case-insensitively); none if absent or unknown. -#}
 {% macro _tj_find_column(relation_info, name) %}
   {%- if relation_info.columns is not none -%}
@@ -199,8 +234,9 @@
 {% macro _tj_common_time_kind(macro_name, left_info, left_time, right_info, right_time, tolerance) %}
   {%- set lk = temporal_joins._tj_time_kind(temporal_joins._tj_find_column(left_info, left_time)) -%}
   {%- set rk = temporal_joins._tj_time_kind(temporal_joins._tj_find_column(right_info, right_time)) -%}
-  {%- for arg, k, col in [('left_time', lk, left_time), ('right_time', rk, right_time)] if k == 'other' -%}
-    {{ temporal_joins._tj_fail(macro_name, arg, 'a numeric, timestamp or date column', col, 'unsupported column type') }}
+  {%- for arg, k, info, col in [('left_time', lk, left_info, left_time), ('right_time', rk, right_info, right_time)] if k == 'other' -%}
+    {{ temporal_joins._tj_fail(macro_name, arg, 'a numeric, timestamp or date column', col, 'unsupported column type',
+         received_type=temporal_joins._tj_find_column(info, col).dtype) }}
   {%- endfor -%}
   {%- if lk != 'unknown' and rk != 'unknown' and temporal_joins._tj_kind_family(lk) != temporal_joins._tj_kind_family(rk) -%}
     {{ temporal_joins._tj_fail(macro_name, 'right_time', 'a column of the same kind as left_time `' ~ left_time ~ '` (' ~ lk ~ ')',
@@ -298,15 +334,31 @@
     {%- do right_columns.append({'source': name, 'output': prefix ~ name}) -%}
   {%- endfor -%}
 
-  {#- Spark would fail late on a duplicate name, or a reader would silently see the wrong one. -#}
-  {%- set left_columns = none if left_info.columns is none else left_info.columns | map(attribute='name') | list -%}
-  {%- if left_columns is not none -%}
-    {%- set left_lower = left_columns | map('lower') | list -%}
-    {%- for rc in right_columns if rc.output | lower in left_lower -%}
-      {{ temporal_joins._tj_fail(macro_name, 'prefix', 'a prefix that keeps right output names apart from the left columns',
-           prefix, 'right column `' ~ rc.source ~ '` would be output as `' ~ rc.output
-           ~ '`, which collides with left column `' ~ left_columns[left_lower.index(rc.output | lower)] ~ '`') }}
-    {%- endfor -%}
-  {%- endif -%}
+  {%- set outputs = [] -%}
+  {%- for rc in right_columns -%}{%- do outputs.append({'name': rc.output, 'what': 'right column `' ~ rc.source ~ '`'}) -%}{%- endfor -%}
+  {%- set left_columns = temporal_joins._tj_left_names(left_info) -%}
+  {{ temporal_joins._tj_check_output_names(macro_name, left_columns, outputs, prefix) }}
   {{ return({'right_columns': right_columns, 'left_columns': left_columns}) }}
+{% endmacro %}
+
+{#- The left relation's column names, or none when they cannot be looked up (a CTE name). -#}
+{% macro _tj_left_names(left_info) %}
+  {{ return(none if left_info.columns is none else left_info.columns | map(attribute='name') | list) }}
+{% endmacro %}
+
+{#-
+  Output names a macro adds beside the left columns ([{name, what}], `what` saying where the
+  name comes from) must be distinct from the left columns and from each other: Spark would
+  fail late on a duplicate name, or a reader would silently see the wrong one.
+-#}
+{% macro _tj_check_output_names(macro_name, left_columns, outputs, prefix) %}
+  {%- set taken = {} -%}
+  {%- for c in (left_columns or []) -%}{%- do taken.update({c | lower: 'left column `' ~ c ~ '`'}) -%}{%- endfor -%}
+  {%- for o in outputs -%}
+    {%- if o.name | lower in taken -%}
+      {{ temporal_joins._tj_fail(macro_name, 'prefix', 'a prefix that keeps the output names apart from the left columns and from each other',
+           prefix, o.what ~ ' would be output as `' ~ o.name ~ '`, which collides with ' ~ taken[o.name | lower]) }}
+    {%- endif -%}
+    {%- do taken.update({o.name | lower: o.what ~ ' (output as `' ~ o.name ~ '`)'}) -%}
+  {%- endfor -%}
 {% endmacro %}

@@ -11,16 +11,16 @@
 {% endmacro %}
 
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
-{% macro default__interval_aggregate(left, right, left_time=none, right_start=none, right_end=none, value=none, by=[],
-                                     start_inclusive=true, end_inclusive=true, aggregates=['sum', 'count'], prefix='') %}
+{% macro default__interval_aggregate(left, right, left_time, right_start, right_end, value, by,
+                                     start_inclusive, end_inclusive, aggregates, prefix) %}
   {%- set spec = temporal_joins._interval_aggregate_spec(left, right, left_time, right_start, right_end, value, by,
                                                           start_inclusive, end_inclusive, aggregates, prefix) -%}
   {{ return(temporal_joins._interval_aggregate_sql(spec, 'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): the sweep needs nothing Hive lacks, so both dialects share one renderer. -#}
-{% macro hive__interval_aggregate(left, right, left_time=none, right_start=none, right_end=none, value=none, by=[],
-                                     start_inclusive=true, end_inclusive=true, aggregates=['sum', 'count'], prefix='') %}
+{% macro hive__interval_aggregate(left, right, left_time, right_start, right_end, value, by,
+                                     start_inclusive, end_inclusive, aggregates, prefix) %}
   {%- set spec = temporal_joins._interval_aggregate_spec(left, right, left_time, right_start, right_end, value, by,
                                                           start_inclusive, end_inclusive, aggregates, prefix) -%}
   {{ return(temporal_joins._interval_aggregate_sql(spec, 'hive')) }}

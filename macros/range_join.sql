@@ -12,18 +12,18 @@
 {% endmacro %}
 
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
-{% macro default__range_join(left, right, left_time=none, right_time=none, by=[], lower=none, upper=none,
-                             lower_inclusive=true, upper_inclusive=true, join_type='inner', columns=none,
-                             prefix='', bin_size=none, strategy='bucketed') %}
+{% macro default__range_join(left, right, left_time, right_time, by, lower, upper,
+                             lower_inclusive, upper_inclusive, join_type, columns,
+                             prefix, bin_size, strategy) %}
   {%- set spec = temporal_joins._range_join_spec(left, right, left_time, right_time, by, lower, upper, lower_inclusive,
                                                   upper_inclusive, join_type, columns, prefix, bin_size, strategy) -%}
   {{ return(temporal_joins._range_join_sql(spec, 'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): no sequence() (bucket copies from posexplode), no unix_micros. -#}
-{% macro hive__range_join(left, right, left_time=none, right_time=none, by=[], lower=none, upper=none,
-                             lower_inclusive=true, upper_inclusive=true, join_type='inner', columns=none,
-                             prefix='', bin_size=none, strategy='bucketed') %}
+{% macro hive__range_join(left, right, left_time, right_time, by, lower, upper,
+                             lower_inclusive, upper_inclusive, join_type, columns,
+                             prefix, bin_size, strategy) %}
   {%- set spec = temporal_joins._range_join_spec(left, right, left_time, right_time, by, lower, upper, lower_inclusive,
                                                   upper_inclusive, join_type, columns, prefix, bin_size, strategy) -%}
   {{ return(temporal_joins._range_join_sql(spec, 'hive')) }}

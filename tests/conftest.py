@@ -7,13 +7,13 @@ Spark query in the suite share one JVM, one warehouse and one Derby metastore.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
-import jinja2
 import pytest
-import yaml
+
+from tools.dbt_render import render_calls
+from tools.spark_session import local_session
 
 REPO = Path(__file__).resolve().parents[1]
 INTEGRATION = REPO / "integration_tests"
@@ -24,27 +24,9 @@ os.environ.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
 os.environ.setdefault("PYSPARK_PYTHON", os.sys.executable)
 
 
-def session_parameters() -> dict[str, str]:
-    """The session target's server_side_parameters, rendered as dbt renders them."""
-    text = (REPO / "profiles" / "profiles.yml").read_text()
-    env = jinja2.Environment()
-    env.globals["env_var"] = lambda name, default=None: os.environ.get(name, default)
-    for name in ("as_number", "as_bool", "as_text", "as_native"):  # dbt's type filters: identity here
-        env.filters[name] = lambda v: v
-    profile = yaml.safe_load(env.from_string(text).render())
-    return profile["temporal_joins"]["outputs"]["session"]["server_side_parameters"]
-
-
 @pytest.fixture(scope="session")
 def spark():
-    from pyspark.sql import SparkSession
-
-    Path(os.environ["TEMPORAL_JOINS_STATE"]).mkdir(parents=True, exist_ok=True)
-    builder = SparkSession.builder.enableHiveSupport()
-    for key, value in session_parameters().items():
-        builder = builder.config(key, value)
-    session = builder.getOrCreate()
-    session.sparkContext.setLogLevel("ERROR")
+    session = local_session()
     yield session
     session.stop()
 
@@ -67,22 +49,7 @@ class Dbt:
 
     def render(self, calls: list[dict], dbt_vars: dict | None = None) -> dict:
         """Render macro calls in one invocation: {id: sql}. Raises on any compile error."""
-        rendered: dict = {}
-        errors: list[str] = []
-
-        def collect(event):
-            if event.info.name == "JinjaLogInfo" and event.data.msg.startswith("TJ_SQL "):
-                item = json.loads(event.data.msg[len("TJ_SQL "):])
-                rendered[item["id"]] = item["sql"]
-            elif event.info.level == "error":  # run-operation reports compile errors only as events
-                errors.append(event.info.msg)
-
-        extra = ["--vars", json.dumps(dbt_vars)] if dbt_vars else []
-        result = self.invoke("run-operation", "tj_render_calls", "--args", json.dumps({"calls": calls}),
-                             "--quiet", *extra, callbacks=[collect])
-        if not result.success:
-            raise RuntimeError(f"dbt run-operation failed: {self.failure_message(result)}\n" + "\n".join(errors))
-        return rendered
+        return render_calls(calls, self.project_dir, dbt_vars=dbt_vars)
 
     def compile_inline(self, sql: str):
         """Compile one inline statement; returns the dbtRunnerResult."""

@@ -149,11 +149,11 @@ def test_union_without_keys_runs_its_window_per_range_of_time(spark, dbt, plan_t
     try:
         for direction in ("backward", "forward", "nearest"):
             plan = spark.sql(ranged[direction])._jdf.queryExecution().executedPlan().toString()
-            assert re.search(r"\bWindow \[.*\], \[tj__g#\d+\]", plan), plan  # partitioned by the range id
-            assert re.search(r"Exchange hashpartitioning\(tj__g#\d+", plan), plan
+            assert re.search(r"\bWindow \[.*\], \[tj__trange#\d+\]", plan), plan  # partitioned by the range id
+            assert re.search(r"Exchange hashpartitioning\(tj__trange#\d+", plan), plan
             assert "BroadcastHashJoin" in plan, plan  # the per-range carries join back without a shuffle
             assert re.search(r"\bSort \[tj__t#\d+L? (ASC|DESC)", plan), plan  # sorted by time before the shuffle
-            assert "tj__g" not in single[direction]
+            assert "tj__trange" not in single[direction]
             assert "Exchange SinglePartition" in spark.sql(single[direction])._jdf.queryExecution().executedPlan().toString()
             assert sorted(spark.sql(ranged[direction]).collect()) == sorted(spark.sql(single[direction]).collect()), direction
     finally:

@@ -41,7 +41,7 @@ def monkeypatch_module():
 
 @pytest.fixture(scope="module")
 def bench(spark, bench_data):
-    sqls = C.render_with_dbt(C.render_calls(), bench_data / "dbt")  # benchmarks/dbt: the package's macros only
+    sqls = C.render_with_dbt(C.render_calls(), bench_data / "dbt")  # tools/render_project: the package's macros only
     b = Bench(spark, sqls, repeats=1, warmup=0, timeout=300, shuffle_partitions=4,
               database="tj_bench_smoke", log=lambda *a: None)
     yield b

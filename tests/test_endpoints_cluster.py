@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from temporal_joins.local_spark import (LOCALHOST, StandaloneCluster, ThriftServer, cmdline, descendants,
+from tools.local_spark import (LOCALHOST, StandaloneCluster, ThriftServer, cmdline, descendants,
                                         listening_addresses, pid_alive)
 
 REPO = Path(__file__).resolve().parents[1]

@@ -1,6 +1,6 @@
 """benchmarks/hiveql/: the HiveQL files for users with a real Hive are current, parse, and agree.
 
-Each committed file must equal what `python -m temporal_joins.hive_export` writes now; every
+Each committed file must equal what `python -m tools.hive_export` writes now; every
 statement parses with Hive 2.3's own parser (the one in the pyspark wheel); each query runs on
 Spark over small data: union == exploding == broadcast per direction, backward and forward equal DuckDB's
 ASOF JOIN, and the thesis's Listing 4.1 equals the matched rows of our backward join.
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from temporal_joins import hive_export
-from temporal_joins.hiveql import parse_hive
+from tools import hive_export
+from tools.hiveql import parse_hive
 
 HIVEQL = Path(__file__).resolve().parents[1] / "benchmarks" / "hiveql"
 COLUMNS = ", ".join(hive_export.OUTPUT_COLUMNS)
@@ -51,7 +51,7 @@ def test_committed_hiveql_is_what_the_command_writes(exported):
     assert set(fresh) == {"00_tables.hql", "thesis_listing_4_1.hql"} | {
         f"asof_{s}_{d}.hql" for s in hive_export.STRATEGIES for d in hive_export.DIRECTIONS}
     stale = sorted(name for name in fresh if committed.get(name) != fresh[name])
-    assert not stale, f"re-run `python -m temporal_joins.hive_export`: {stale} differ from benchmarks/hiveql"
+    assert not stale, f"re-run `python -m tools.hive_export`: {stale} differ from benchmarks/hiveql"
 
 
 def test_every_statement_parses_with_hive_2_3(spark, exported):

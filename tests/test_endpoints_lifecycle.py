@@ -1,4 +1,4 @@
-"""temporal_joins.local_spark's process handling, on the failure paths the endpoint tests rely on.
+"""tools.local_spark's process handling, on the failure paths the endpoint tests rely on.
 
 A server that does not become ready must raise with its log and be stopped by its PID; stop()
 must also end what a process spawned; the /proc socket reader must see 127.0.0.1 listeners.
@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from temporal_joins.local_spark import (LOCALHOST, SparkProcess, SparkProcessError, ThriftServer, descendants,
+from tools.local_spark import (LOCALHOST, SparkProcess, SparkProcessError, ThriftServer, descendants,
                                         free_port, listening_addresses, pid_alive)
 
 

@@ -24,7 +24,8 @@ from pyspark.sql import DataFrame, functions as F
 from asof_cases import (KINDS, LEFT_COLS, RIGHT_OUT, Case, compare, generate, oracle, oracle_pandas,
                         spark_rows, spark_schemas, whole_row_mismatches)
 from temporal_joins import asof
-from temporal_joins.asof import NativeAsOfUnavailable, asof_join, choose_buckets, native_metrics
+from temporal_joins.asof import NativeAsOfUnavailable, asof_join, broadcast, choose_buckets, native, native_metrics
+from temporal_joins.asof.arrow import arrow_join
 
 GROUPS = 160
 ENGINES = ("native", "arrow", "broadcast")
@@ -130,9 +131,9 @@ def test_oracle_cases_exercise_ties_and_nulls(frames):
 def test_arrow_result_does_not_depend_on_bucket_count(spark, frames):
     left, right, L, R = frames["bigint"]
     case = Case("bigint", "nearest", False, True, "left")
-    s = asof._spec(L, R, "t", "t", "k", case.direction, case.allow_exact_matches, 3 * 1_000_003, "left",
+    s = asof.build_spec(L, R, "t", "t", "k", case.direction, case.allow_exact_matches, 3 * 1_000_003, "left",
                    ["v", "s", "ob", "rid"], "r_", ["ob", "rid"], "arrow")
-    results = [_collect(asof._arrow(L, R, s, buckets=b)) for b in (1, 7, 64)]
+    results = [_collect(arrow_join(L, R, s, buckets=b)) for b in (1, 7, 64)]
     expected = _plain(oracle(case, left, right))
     for got in results:
         assert compare(got, expected, LEFT_COLS + RIGHT_OUT, "bigint") == []
@@ -223,9 +224,9 @@ def test_without_the_flag_spark_rewrites_to_a_cartesian_plan_and_native_refuses(
         .queryExecution().executedPlan().toString()
     assert any(node in raw_plan for node in asof.CARTESIAN_NODES) and "SortMergeAsOfJoin" not in raw_plan
     with pytest.raises(NativeAsOfUnavailable):
-        asof._check_native_plan(raw_plan)
+        asof.check_native_plan(raw_plan)
     # a Spark without the operator: the flag does nothing, so the plan check must catch it
-    monkeypatch.setattr(asof, "NATIVE_FLAG", "spark.temporal_joins.test.no_such_flag")
+    monkeypatch.setattr(native, "NATIVE_FLAG", "spark.temporal_joins.test.no_such_flag")
     with pytest.raises(NativeAsOfUnavailable, match="refusing to run the cartesian rewrite"):
         asof_join(left, right, "t", "rt", by="k", engine="native")
     fallback = asof_join(left, right, "t", "rt", by="k", engine="auto")
@@ -382,11 +383,11 @@ def test_auto_takes_broadcast_for_a_small_left_side_with_few_rows_per_key(spark)
 
 def test_auto_leaves_broadcast_for_many_left_rows_per_key(spark, monkeypatch):
     left, right = _ts_frames(spark)
-    monkeypatch.setattr(asof, "BROADCAST_MAX_ROWS_PER_KEY", 1)
+    monkeypatch.setattr(broadcast, "BROADCAST_MAX_ROWS_PER_KEY", 1)
     # (the native engine's plan is pinned: its executed plan is a scan of the pinned RDD)
     assert "BroadcastHashJoin" not in _plan(asof_join(left, right, "label_time", "feature_time", by="id", engine="auto"))
-    monkeypatch.setattr(asof, "BROADCAST_MAX_ROWS_PER_KEY", 2)
-    monkeypatch.setattr(asof, "BROADCAST_MAX_ROWS", 2)
+    monkeypatch.setattr(broadcast, "BROADCAST_MAX_ROWS_PER_KEY", 2)
+    monkeypatch.setattr(broadcast, "BROADCAST_MAX_ROWS", 2)
     assert "BroadcastHashJoin" not in _plan(asof_join(left, right, "label_time", "feature_time", by="id", engine="auto"))
 
 

@@ -25,7 +25,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from temporal_joins.hiveql import parse_hive
+from tools.dbt_render import with_defaults
+from tools.hiveql import parse_hive
 
 SCHEMA = "tj_range_test"
 SEED = int(os.environ.get("TJ_RANGE_SEED", "20261122"))
@@ -405,6 +406,7 @@ CASES = [
 
 def _compile_error(dbt, macro, kwargs):
     """Compile one call inline (Python literals are Jinja literals); return dbt's message."""
+    kwargs = with_defaults({"macro": macro, "kwargs": kwargs})["kwargs"]  # a hive__ flavour has no defaults of its own
     args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
     result = dbt.compile_inline(f"{{{{ temporal_joins.{macro}({args}) }}}}")
     assert not result.success, f"{macro}({args}) compiled although invalid"

@@ -34,8 +34,8 @@
   {%- else -%}
     {%- set left_out = [] -%}
     {%- for c in spec.left_columns -%}
-      {%- do groups.append({'expr': 'tj__lsrc.' ~ temporal_joins._tj_q(c), 'name': 'tj__g' ~ loop.index0}) -%}
-      {%- do left_out.append('tj__g' ~ loop.index0 ~ ' as ' ~ temporal_joins._tj_q(c)) -%}
+      {%- do groups.append({'expr': 'tj__lsrc.' ~ temporal_joins._tj_q(c), 'name': 'tj__lc' ~ loop.index0}) -%}
+      {%- do left_out.append('tj__lc' ~ loop.index0 ~ ' as ' ~ temporal_joins._tj_q(c)) -%}
     {%- endfor -%}
   {%- endif -%}
   {%- set values = [] -%}
@@ -56,7 +56,7 @@ from (
     {%- endfor %}
     {{ temporal_joins._tj_arg_extreme(agg, 'tj__order', values, names, dialect) }} as tj__m,
     count(tj__order) as tj__matches,
-    sum(tj__copy) as tj__copies
+    sum(tj__copy) as tj__dup
   from (
     select
       {%- for g in groups %}
@@ -85,7 +85,7 @@ from (
   ) as tj__candidates
   group by {% for g in groups %}{{ g.name }}{{ ', ' if not loop.last }}{% endfor %}
 ) as tj__best
-lateral view posexplode(split(space(cast(tj__copies as int) - 1), ' ')) tj__dup as tj__copy_index, tj__copy_text
+lateral view posexplode(split(space(cast(tj__dup as int) - 1), ' ')) tj__dups as tj__dup_index, tj__dup_text
 {%- if spec.join_type == 'inner' %}
 where tj__matches > 0
 {%- endif %}

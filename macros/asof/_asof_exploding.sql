@@ -8,7 +8,7 @@
 -#}
 {% macro _asof_exploding_sql(spec, dialect) %}
   {%- set lt = 'tj__left.tj__t' -%}
-  {%- set rt = 'tj__right.tj__rt' -%}
+  {%- set rt = 'tj__right.tj__t' -%}
   {%- set keys = [] -%}
   {%- for pair in spec.by -%}{%- do keys.append(['tj__left.tj__k' ~ loop.index0, 'tj__right.tj__k' ~ loop.index0]) -%}{%- endfor -%}
   {%- set on = temporal_joins._asof_candidate_conditions(spec, lt, rt, keys) -%}
@@ -48,7 +48,7 @@ from (
       {%- for ob in spec.order_by %}
       tj__rsrc.{{ temporal_joins._tj_q(ob) }} as tj__o{{ loop.index0 }},
       {%- endfor %}
-      tj__rsrc.{{ temporal_joins._tj_q(spec.right_time) }} as tj__rt,
+      tj__rsrc.{{ temporal_joins._tj_q(spec.right_time) }} as tj__t,
       {{ temporal_joins._tj_pack_right('tj__rsrc', spec.right_columns) }} as tj__m
     from {{ spec.right }} as tj__rsrc
   ) as tj__right

@@ -5,29 +5,16 @@
 {% macro _asof_spec(left, right, left_time, right_time, by, direction, allow_exact_matches,
                     tolerance, join_type, columns, prefix, order_by, strategy) %}
   {%- set m = 'asof_join' -%}
-  {%- set left_info = temporal_joins._tj_relation(m, 'left', left) -%}
-  {%- set right_info = temporal_joins._tj_relation(m, 'right', right) -%}
-  {{ temporal_joins._tj_required(m, 'left_time', left_time, 'a column of `left`') }}
-  {{ temporal_joins._tj_required(m, 'right_time', right_time, 'a column of `right`') }}
+  {%- set base = temporal_joins._tj_base(m, left, right, by, prefix) -%}
+  {%- set left_info = base.left_info -%}
+  {%- set right_info = base.right_info -%}
+  {%- set pairs = base.pairs -%}
+  {%- set left_time = temporal_joins._tj_column(m, 'left_time', left_time, left_info, 'left') -%}
+  {%- set right_time = temporal_joins._tj_column(m, 'right_time', right_time, right_info, 'right') -%}
   {%- set direction = temporal_joins._tj_choice(m, 'direction', direction, ['backward', 'forward', 'nearest']) -%}
   {%- set join_type = temporal_joins._tj_choice(m, 'join_type', join_type, ['left', 'inner']) -%}
   {%- set strategy = temporal_joins._tj_choice(m, 'strategy', strategy, ['auto', 'union', 'exploding', 'broadcast']) -%}
   {%- set allow_exact_matches = temporal_joins._tj_bool(m, 'allow_exact_matches', allow_exact_matches) -%}
-  {%- if prefix is none -%}{%- set prefix = '' -%}{%- endif -%}
-  {%- if prefix is not string or not modules.re.match('^[A-Za-z0-9_]*$', prefix) or (prefix != '' and prefix[0] in '0123456789') -%}
-    {{ temporal_joins._tj_fail(m, 'prefix', "'' or a name prefix of letters, digits and underscores, not starting with a digit", prefix) }}
-  {%- endif -%}
-
-  {%- set left_time = temporal_joins._tj_require_columns(m, 'left_time', left_info, 'left',
-        [temporal_joins._tj_identifier(m, 'left_time', left_time)])[0] -%}
-  {%- set right_time = temporal_joins._tj_require_columns(m, 'right_time', right_info, 'right',
-        [temporal_joins._tj_identifier(m, 'right_time', right_time)])[0] -%}
-
-  {%- set pairs = [] -%}
-  {%- for pair in temporal_joins._tj_by_pairs(m, by) -%}
-    {%- do pairs.append([temporal_joins._tj_require_columns(m, 'by', left_info, 'left', [pair[0]])[0],
-                         temporal_joins._tj_require_columns(m, 'by', right_info, 'right', [pair[1]])[0]]) -%}
-  {%- endfor -%}
 
   {%- set kind = temporal_joins._tj_common_time_kind(m, left_info, left_time, right_info, right_time, tolerance) -%}
   {%- set tolerance = temporal_joins._tj_distance(m, 'tolerance', tolerance, kind) -%}
@@ -36,7 +23,7 @@
         temporal_joins._tj_identifier_list(m, 'order_by', order_by)) -%}
 
   {#- Right columns to bring: default all but the keys; the matched right_time always comes along. -#}
-  {%- set outputs = temporal_joins._tj_right_output_columns(m, left_info, right_info, pairs, prefix, columns, [right_time]) -%}
+  {%- set outputs = temporal_joins._tj_right_output_columns(m, left_info, right_info, pairs, base.prefix, columns, [right_time]) -%}
   {%- set right_columns = outputs.right_columns -%}
   {%- set left_columns = outputs.left_columns -%}
 
@@ -96,46 +83,6 @@
   {%- endif -%}
 {% endmacro %}
 
-{#- Pack every left column into one struct so the left row travels whole (and duplicates stay distinct rows). -#}
-{#- carried: {lowercase left column: expression} of columns that travel outside the struct; none if nothing is left to pack. -#}
-{% macro _tj_pack_left(alias, left_columns, carried={}) %}
-  {%- if left_columns is none -%}{{ return('struct(' ~ alias ~ '.*)') }}{%- endif -%}
-  {%- set fields = [] -%}
-  {%- for c in left_columns if (c | lower) not in carried -%}{%- do fields.append("'" ~ c ~ "', " ~ alias ~ '.' ~ temporal_joins._tj_q(c)) -%}{%- endfor -%}
-  {{ return(('named_struct(' ~ fields | join(', ') ~ ')') if fields else none) }}
-{% endmacro %}
-
-{#- The output list: left columns in their order and names, then the matched right columns. -#}
-{% macro _tj_unpack(left_struct, left_columns, right_struct, right_columns, carried={}) %}
-  {%- set out = [] -%}
-  {%- if left_columns is none -%}
-    {%- do out.append(left_struct ~ '.*') -%}
-  {%- else -%}
-    {%- for c in left_columns -%}
-      {%- set source = carried[c | lower] if (c | lower) in carried else left_struct ~ '.' ~ temporal_joins._tj_q(c) -%}
-      {%- do out.append(source ~ ' as ' ~ temporal_joins._tj_q(c)) -%}
-    {%- endfor -%}
-  {%- endif -%}
-  {%- for rc in right_columns -%}
-    {%- do out.append(right_struct ~ '.' ~ temporal_joins._tj_q(rc.output) ~ ' as ' ~ temporal_joins._tj_q(rc.output)) -%}
-  {%- endfor -%}
-  {{ return(out | join(',\n  ')) }}
-{% endmacro %}
-
-{% macro _tj_pack_right(alias, right_columns) %}
-  {%- set fields = [] -%}
-  {%- for rc in right_columns -%}{%- do fields.append("'" ~ rc.output ~ "', " ~ alias ~ '.' ~ temporal_joins._tj_q(rc.source)) -%}{%- endfor -%}
-  {{ return('named_struct(' ~ fields | join(', ') ~ ')') }}
-{% endmacro %}
-
-{#- Is a matched right time within tolerance of the left time? (direction: the side it lies on) -#}
-{% macro _tj_within_tolerance(left_t, right_t, spec, side) %}
-  {%- if spec.tolerance is none -%}{{ return('true') }}{%- endif -%}
-  {%- set gap = temporal_joins._tj_gap(left_t, right_t, spec.kind) if side == 'backward'
-           else temporal_joins._tj_gap(right_t, left_t, spec.kind) -%}
-  {{ return(gap ~ ' <= ' ~ temporal_joins._tj_distance_literal(spec.tolerance)) }}
-{% endmacro %}
-
 {#-
   The join predicate of the candidate-based strategies (exploding, broadcast): equal keys,
   the time on the allowed side (strict without exact matches), within the tolerance.
@@ -156,10 +103,10 @@
   {%- endif -%}
   {%- if spec.tolerance is not none -%}
     {%- if spec.direction in ['backward', 'nearest'] -%}
-      {%- do on.append('(' ~ rt ~ ' > ' ~ lt ~ ' or ' ~ temporal_joins._tj_within_tolerance(lt, rt, spec, 'backward') ~ ')') -%}
+      {%- do on.append('(' ~ rt ~ ' > ' ~ lt ~ ' or ' ~ temporal_joins._tj_within(lt, rt, spec.kind, spec.tolerance, 'backward') ~ ')') -%}
     {%- endif -%}
     {%- if spec.direction in ['forward', 'nearest'] -%}
-      {%- do on.append('(' ~ rt ~ ' < ' ~ lt ~ ' or ' ~ temporal_joins._tj_within_tolerance(lt, rt, spec, 'forward') ~ ')') -%}
+      {%- do on.append('(' ~ rt ~ ' < ' ~ lt ~ ' or ' ~ temporal_joins._tj_within(lt, rt, spec.kind, spec.tolerance, 'forward') ~ ')') -%}
     {%- endif -%}
   {%- endif -%}
   {{ return(on) }}

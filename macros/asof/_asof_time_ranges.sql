@@ -82,8 +82,8 @@
 {% endmacro %}
 
 {#-
-  Per range id: tj__cb, the last right row of the earlier ranges (backward), and tj__cf, the
-  first right row of the later ranges (forward), each packed like the union's tj__r. Every
+  Per range id: tj__carry_back, the last right row of the earlier ranges (backward), and
+  tj__carry_fwd, the first right row of the later ranges (forward), each packed like the union's tj__r. Every
   range id gets a row (one placeholder row per range), so the join back always finds one.
 -#}
 {% macro _asof_range_carries_sql(spec, dialect) %}
@@ -92,7 +92,7 @@
                     'timestamp': "cast('1970-01-01 00:00:00' as " ~ spec.time_ranges.right_type ~ ")"}.get(spec.kind, '0') -%}
   {#- [direction, best row, carried row, order column, _asof_candidate_order] -#}
   {%- set sides = [] -%}
-  {%- for direction, best, carry, order in [['backward', 'tj__last', 'tj__cb', 'tj__olast'], ['forward', 'tj__first', 'tj__cf', 'tj__ofirst']]
+  {%- for direction, best, carry, order in [['backward', 'tj__last', 'tj__carry_back', 'tj__olast'], ['forward', 'tj__first', 'tj__carry_fwd', 'tj__ofirst']]
         if spec.direction in [direction, 'nearest'] -%}
     {%- do sides.append([direction, best, carry, order, temporal_joins._asof_candidate_order(spec, direction, anchor, rt)]) -%}
   {%- endfor -%}
@@ -100,18 +100,18 @@
   {%- set names = [] -%}
   {%- for rc in spec.right_columns -%}{%- do values.append('tj__v' ~ loop.index0) -%}{%- do names.append(rc.output) -%}{%- endfor -%}
   {%- set n_splits = spec.time_ranges.splits | length -%}
-select tj__g
+select tj__trange
   {%- for direction, best, carry, order, pick in sides %},
-  {{ temporal_joins._tj_last_ignore_nulls(temporal_joins._asof_repack(best, names), dialect) }} over (order by tj__g {{ 'asc' if direction == 'backward' else 'desc' }} rows between unbounded preceding and 1 preceding) as {{ carry }}
+  {{ temporal_joins._tj_last_ignore_nulls(temporal_joins._asof_repack(best, names), dialect) }} over (order by tj__trange {{ 'asc' if direction == 'backward' else 'desc' }} rows between unbounded preceding and 1 preceding) as {{ carry }}
   {%- endfor %}
 from (
-  select tj__g
+  select tj__trange
     {%- for direction, best, carry, order, pick in sides %},
     case when count({{ order }}) > 0 then {{ temporal_joins._tj_arg_extreme(pick.agg, order, values, names, dialect) }} end as {{ best }}
     {%- endfor %}
   from (
     select
-      {{ temporal_joins._asof_time_range(rt, spec.kind, spec.time_ranges.splits) }} as tj__g,
+      {{ temporal_joins._asof_time_range(rt, spec.kind, spec.time_ranges.splits) }} as tj__trange,
       {%- for direction, best, carry, order, pick in sides %}
       {{ pick.order }} as {{ order }},
       {%- endfor %}
@@ -123,7 +123,7 @@ from (
     union all
     {#- one placeholder per range id 0..n_splits: no order, so it never wins #}
     select
-      tj__range as tj__g,
+      tj__range_pos as tj__trange,
       {%- for direction, best, carry, order, pick in sides %}
       null as {{ order }},
       {%- endfor %}
@@ -131,9 +131,9 @@ from (
       null as {{ v }}{{ ',' if not loop.last }}
       {%- endfor %}
     from (select 1 as tj__one) as tj__one
-    lateral view posexplode(split(space({{ n_splits }}), ' ')) tj__ranges as tj__range, tj__blank
+    lateral view posexplode(split(space({{ n_splits }}), ' ')) tj__ranges as tj__range_pos, tj__blank
   ) as tj__edge_rows
-  group by tj__g
+  group by tj__trange
 ) as tj__edges
 {% endmacro %}
 

@@ -12,126 +12,160 @@
   to UNBOUNDED FOLLOWING is quadratic in Spark); nearest computes both and keeps the
   closer, the backward one on equal distance.
   Without keys the window is partitioned by ranges of time instead (_asof_time_ranges.sql).
-  Internal names start with `tj__`: HiveQL identifiers cannot start with an underscore.
+
+  The SQL is built in layers, innermost first, each one subquery:
+    events    the UNION ALL of left and right rows            (_asof_union_events)
+    ranged    + the time range of each event (keyless only)   (_asof_union_ranged)
+    windowed  + the running backward / forward candidates     (_asof_union_windowed)
+    carried   + the candidates carried across time ranges     (_asof_union_carried)
+    matched   left rows only, with the chosen match tj__m     (_asof_union_matched)
+  and the outer select unpacks the left row and the match.
 -#}
 {% macro _asof_union_sql(spec, dialect) %}
-  {%- set left_side = 1 if spec.allow_exact_matches else 0 -%}
-  {%- set right_side = 1 - left_side -%}
-  {%- set keys = [] -%}
-  {%- for pair in spec.by -%}{%- do keys.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
-  {%- set tie_breakers = [] -%}
-  {%- for ob in spec.order_by -%}{%- do tie_breakers.append('tj__o' ~ loop.index0) -%}{%- endfor -%}
-  {#- without keys, the time ranges (when there are any) partition the window -#}
-  {%- set ranges = spec.time_ranges -%}
-  {%- set partition = ('partition by ' ~ (keys or ['tj__g']) | join(', ') ~ ' ') if keys or ranges else '' -%}
-  {%- set frame = 'rows between unbounded preceding and current row' -%}
-  {%- set ns = namespace(asc=['tj__t asc', 'tj__side asc'], desc=['tj__t desc', 'tj__side asc']) -%}
-  {%- for tb in tie_breakers -%}
-    {%- set ns.asc = ns.asc + [tb ~ ' asc'] -%}
-    {%- set ns.desc = ns.desc + [tb ~ ' asc'] -%}
-  {%- endfor -%}
-  {%- set last_r = temporal_joins._tj_last_ignore_nulls('tj__r', dialect) -%}
-  {%- set backward_window = last_r ~ ' over (' ~ partition ~ 'order by ' ~ ns.asc | join(', ') ~ ' ' ~ frame ~ ')' -%}
-  {%- set forward_window = last_r ~ ' over (' ~ partition ~ 'order by ' ~ ns.desc | join(', ') ~ ' ' ~ frame ~ ')' -%}
-  {%- set t_b = 'tj__b.' ~ temporal_joins._tj_q(spec.time_output) -%}
-  {%- set t_f = 'tj__f.' ~ temporal_joins._tj_q(spec.time_output) -%}
-  {#- Carried left columns come back from the event columns; none of them is packed. -#}
-  {%- set carried = spec.left_carried -%}
-  {%- set left_packed = temporal_joins._tj_pack_left('tj__lsrc', spec.left_columns, carried) -%}
-  {#- what each left row carries past the window: its carried event columns and its packed struct -#}
-  {%- set left_payload = carried.values() | unique | list | sort -%}
-  {%- if left_packed -%}{%- do left_payload.append('tj__l') -%}{%- endif -%}
-  {%- set right_filter = [] -%}
-  {%- for pair in spec.by -%}{%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}{%- endfor -%}
-  {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) ~ ' is not null') -%}
-
-  {%- if spec.direction == 'backward' -%}
-    {%- set match = 'case when tj__t is not null and ' ~ temporal_joins._tj_within_tolerance('tj__t', t_b, spec, 'backward') ~ ' then tj__b end' -%}
-  {%- elif spec.direction == 'forward' -%}
-    {%- set match = 'case when tj__t is not null and ' ~ temporal_joins._tj_within_tolerance('tj__t', t_f, spec, 'forward') ~ ' then tj__f end' -%}
-  {%- else -%}
-    {%- set match = 'case when tj__t is null then null'
-        ~ ' when tj__f is null or (tj__b is not null and '
-        ~ temporal_joins._tj_gap('tj__t', t_b, spec.kind) ~ ' <= ' ~ temporal_joins._tj_gap(t_f, 'tj__t', spec.kind) ~ ')'
-        ~ ' then case when ' ~ temporal_joins._tj_within_tolerance('tj__t', t_b, spec, 'backward') ~ ' then tj__b end'
-        ~ ' else case when ' ~ temporal_joins._tj_within_tolerance('tj__t', t_f, spec, 'forward') ~ ' then tj__f end end' -%}
-  {%- endif -%}
+  {%- set u = temporal_joins._asof_union_plan(spec, dialect) -%}
 select
-  {{ temporal_joins._tj_unpack('tj__l', spec.left_columns, 'tj__m', spec.right_columns, carried) }}
+  {{ temporal_joins._tj_unpack('tj__l', spec.left_columns, 'tj__m', spec.right_columns, carried=spec.left_carried) }}
 from (
-  select {% for e in left_payload %}{{ e }}, {% endfor %}{{ match }} as tj__m
-  from (
-    {%- if ranges %}
-    {#- MAPJOIN: one row per range id (Spark reads it as BROADCAST) #}
-    select /*+ MAPJOIN(tj__c) */ {% for e in left_payload if e != 'tj__t' %}tj__w.{{ e }}, {% endfor %}tj__w.tj__side, tj__w.tj__t
-      {%- if spec.direction in ['backward', 'nearest'] %},
-      coalesce(tj__w.tj__b, tj__c.tj__cb) as tj__b
-      {%- endif %}
-      {%- if spec.direction in ['forward', 'nearest'] %},
-      coalesce(tj__w.tj__f, tj__c.tj__cf) as tj__f
-      {%- endif %}
-    from (
-    {%- endif %}
-    select {% for e in left_payload if e != 'tj__t' %}{{ e }}, {% endfor %}tj__side, tj__t{{ ', tj__g' if ranges }}
-      {%- if spec.direction in ['backward', 'nearest'] %},
-      {{ backward_window }} as tj__b
-      {%- endif %}
-      {%- if spec.direction in ['forward', 'nearest'] %},
-      {{ forward_window }} as tj__f
-      {%- endif %}
-    from (
-      {%- if ranges %}
-      select tj__u.*, {{ temporal_joins._asof_time_range('tj__u.tj__t', spec.kind, ranges.splits) }} as tj__g
-      from (
-      {%- endif %}
-      select
-        {%- for pair in spec.by %}
-        tj__lsrc.{{ temporal_joins._tj_q(pair[0]) }} as tj__k{{ loop.index0 }},
-        {%- endfor %}
-        tj__lsrc.{{ temporal_joins._tj_q(spec.left_time) }} as tj__t,
-        {{ left_side }} as tj__side,
-        {%- for tb in tie_breakers %}
-        null as {{ tb }},
-        {%- endfor %}
-        {%- if left_packed %}
-        {{ left_packed }} as tj__l,
-        {%- endif %}
-        null as tj__r
-      from {{ spec.left }} as tj__lsrc
-      union all
-      select
-        {%- for pair in spec.by %}
-        tj__rsrc.{{ temporal_joins._tj_q(pair[1]) }} as tj__k{{ loop.index0 }},
-        {%- endfor %}
-        tj__rsrc.{{ temporal_joins._tj_q(spec.right_time) }} as tj__t,
-        {{ right_side }} as tj__side,
-        {%- for ob in spec.order_by %}
-        tj__rsrc.{{ temporal_joins._tj_q(ob) }} as tj__o{{ loop.index0 }},
-        {%- endfor %}
-        {%- if left_packed %}
-        null as tj__l,
-        {%- endif %}
-        {{ temporal_joins._tj_pack_right('tj__rsrc', spec.right_columns) }} as tj__r
-      from {{ spec.right }} as tj__rsrc
-      where {{ right_filter | join(' and ') }}
-      {%- if ranges %}
-      ) as tj__u
-      {#- sorted by time before the shuffle: each range then arrives as a few runs already in order,
-          which the window's sort merges (its prefix holds only the range id, so unsorted rows of a
-          large range would be compared whole) #}
-      sort by tj__t {{ 'desc' if spec.direction == 'forward' else 'asc' }}
-      {%- endif %}
-    ) as tj__events
-    {%- if ranges %}
-    ) as tj__w
-    left join (
-{{ temporal_joins._asof_range_carries_sql(spec, dialect) }}
-    ) as tj__c on tj__w.tj__g = tj__c.tj__g
-    {%- endif %}
-  ) as tj__windowed
-  where tj__side = {{ left_side }}
+{{ temporal_joins._asof_union_matched(spec, u) | indent(2, true) }}
 ) as tj__matched
 {%- if spec.join_type == 'inner' %}
 where tj__m is not null
 {%- endif %}
 {% endmacro %}
+
+{#- What the layers share: the side numbers, key and tie-breaker names, the window order and
+    what a left row carries past the window. -#}
+{% macro _asof_union_plan(spec, dialect) %}
+  {%- set left_side = 1 if spec.allow_exact_matches else 0 -%}
+  {%- set keys = [] -%}
+  {%- for pair in spec.by -%}{%- do keys.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
+  {%- set tie_breakers = [] -%}
+  {%- for ob in spec.order_by -%}{%- do tie_breakers.append('tj__o' ~ loop.index0) -%}{%- endfor -%}
+  {%- set ranged = spec.time_ranges is not none -%}
+  {#- without keys, the time ranges (when there are any) partition the window -#}
+  {%- set partition = keys if keys else (['tj__trange'] if ranged else []) -%}
+  {%- set left_packed = temporal_joins._tj_pack_left('tj__lsrc', spec.left_columns, spec.left_carried) -%}
+  {#- what each left row carries past the window: its carried event columns and its packed struct -#}
+  {%- set payload = spec.left_carried.values() | unique | list | sort -%}
+  {%- if left_packed -%}{%- do payload.append('tj__l') -%}{%- endif -%}
+  {%- set windows = {} -%}
+  {%- for direction, time_order in [('backward', 'asc'), ('forward', 'desc')] if spec.direction in [direction, 'nearest'] -%}
+    {%- set order = ['tj__t ' ~ time_order, 'tj__side asc'] -%}
+    {%- for tb in tie_breakers -%}{%- do order.append(tb ~ ' asc') -%}{%- endfor -%}
+    {%- do windows.update({direction: temporal_joins._tj_last_ignore_nulls('tj__r', dialect) ~ ' over ('
+          ~ ('partition by ' ~ partition | join(', ') ~ ' ' if partition else '')
+          ~ 'order by ' ~ order | join(', ') ~ ' rows between unbounded preceding and current row)'}) -%}
+  {%- endfor -%}
+  {{ return({'dialect': dialect, 'left_side': left_side, 'right_side': 1 - left_side, 'keys': keys,
+             'tie_breakers': tie_breakers, 'ranged': ranged, 'left_packed': left_packed,
+             'payload': payload, 'windows': windows}) }}
+{% endmacro %}
+
+{#- The candidate columns a direction needs: tj__back (backward, nearest) and tj__fwd (forward, nearest). -#}
+{% macro _asof_union_candidates(spec) %}
+  {%- set out = [] -%}
+  {%- if spec.direction in ['backward', 'nearest'] -%}{%- do out.append('tj__back') -%}{%- endif -%}
+  {%- if spec.direction in ['forward', 'nearest'] -%}{%- do out.append('tj__fwd') -%}{%- endif -%}
+  {{ return(out) }}
+{% endmacro %}
+
+{#- events: left rows (side u.left_side, no right row) and right rows with a non-null key and time. -#}
+{% macro _asof_union_events(spec, u) %}
+  {%- set right_filter = [] -%}
+  {%- for pair in spec.by -%}{%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}{%- endfor -%}
+  {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) ~ ' is not null') -%}
+select
+  {%- for pair in spec.by %}
+  tj__lsrc.{{ temporal_joins._tj_q(pair[0]) }} as tj__k{{ loop.index0 }},
+  {%- endfor %}
+  tj__lsrc.{{ temporal_joins._tj_q(spec.left_time) }} as tj__t,
+  {{ u.left_side }} as tj__side,
+  {%- for tb in u.tie_breakers %}
+  null as {{ tb }},
+  {%- endfor %}
+  {%- if u.left_packed %}
+  {{ u.left_packed }} as tj__l,
+  {%- endif %}
+  null as tj__r
+from {{ spec.left }} as tj__lsrc
+union all
+select
+  {%- for pair in spec.by %}
+  tj__rsrc.{{ temporal_joins._tj_q(pair[1]) }} as tj__k{{ loop.index0 }},
+  {%- endfor %}
+  tj__rsrc.{{ temporal_joins._tj_q(spec.right_time) }} as tj__t,
+  {{ u.right_side }} as tj__side,
+  {%- for ob in spec.order_by %}
+  tj__rsrc.{{ temporal_joins._tj_q(ob) }} as tj__o{{ loop.index0 }},
+  {%- endfor %}
+  {%- if u.left_packed %}
+  null as tj__l,
+  {%- endif %}
+  {{ temporal_joins._tj_pack_right('tj__rsrc', spec.right_columns) }} as tj__r
+from {{ spec.right }} as tj__rsrc
+where {{ right_filter | join(' and ') }}
+{%- endmacro %}
+
+{#- ranged: without keys, each event's time range; rows sorted by time before the shuffle, so each
+    range reaches the window's sort as a few runs already in order (its prefix holds only the
+    range id, so unsorted rows of a large range would be compared whole). -#}
+{% macro _asof_union_ranged(spec, u) %}
+  {%- if not u.ranged -%}{{ return(temporal_joins._asof_union_events(spec, u)) }}{%- endif -%}
+select tj__u.*, {{ temporal_joins._asof_time_range('tj__u.tj__t', spec.kind, spec.time_ranges.splits) }} as tj__trange
+from (
+{{ temporal_joins._asof_union_events(spec, u) | indent(2, true) }}
+) as tj__u
+sort by tj__t {{ 'desc' if spec.direction == 'forward' else 'asc' }}
+{%- endmacro %}
+
+{#- windowed: every event with its running candidates (the last right row before it in each time order). -#}
+{% macro _asof_union_windowed(spec, u) %}
+select {% for e in u.payload if e != 'tj__t' %}{{ e }}, {% endfor %}tj__side, tj__t{{ ', tj__trange' if u.ranged }}
+  {%- for direction, name in [('backward', 'tj__back'), ('forward', 'tj__fwd')] if direction in u.windows %},
+  {{ u.windows[direction] }} as {{ name }}
+  {%- endfor %}
+from (
+{{ temporal_joins._asof_union_ranged(spec, u) | indent(2, true) }}
+) as tj__events
+{%- endmacro %}
+
+{#- carried: without keys, a candidate missing inside a range comes from the nearest earlier (backward)
+    or later (forward) range; MAPJOIN: one row per range id (Spark reads it as BROADCAST). -#}
+{% macro _asof_union_carried(spec, u) %}
+  {%- if not u.ranged -%}{{ return(temporal_joins._asof_union_windowed(spec, u)) }}{%- endif -%}
+select /*+ MAPJOIN(tj__carry) */ {% for e in u.payload if e != 'tj__t' %}tj__w.{{ e }}, {% endfor %}tj__w.tj__side, tj__w.tj__t
+  {%- for name in temporal_joins._asof_union_candidates(spec) %},
+  coalesce(tj__w.{{ name }}, tj__carry.tj__carry_{{ name[4:] }}) as {{ name }}
+  {%- endfor %}
+from (
+{{ temporal_joins._asof_union_windowed(spec, u) | indent(2, true) }}
+) as tj__w
+left join (
+{{ temporal_joins._asof_range_carries_sql(spec, u.dialect) | indent(2, true) }}
+) as tj__carry on tj__w.tj__trange = tj__carry.tj__trange
+{%- endmacro %}
+
+{#- matched: the left rows, each with its match: the candidate of its direction (nearest: the closer,
+    the backward one on equal distance), if within the tolerance. -#}
+{% macro _asof_union_matched(spec, u) %}
+  {%- set t_back = 'tj__back.' ~ temporal_joins._tj_q(spec.time_output) -%}
+  {%- set t_fwd = 'tj__fwd.' ~ temporal_joins._tj_q(spec.time_output) -%}
+  {%- set back_ok = temporal_joins._tj_within('tj__t', t_back, spec.kind, spec.tolerance, 'backward') -%}
+  {%- set fwd_ok = temporal_joins._tj_within('tj__t', t_fwd, spec.kind, spec.tolerance, 'forward') -%}
+  {%- if spec.direction == 'backward' -%}
+    {%- set match = 'case when tj__t is not null and ' ~ back_ok ~ ' then tj__back end' -%}
+  {%- elif spec.direction == 'forward' -%}
+    {%- set match = 'case when tj__t is not null and ' ~ fwd_ok ~ ' then tj__fwd end' -%}
+  {%- else -%}
+    {%- set match = 'case when tj__t is null then null'
+        ~ ' when tj__fwd is null or (tj__back is not null and '
+        ~ temporal_joins._tj_gap('tj__t', t_back, spec.kind) ~ ' <= ' ~ temporal_joins._tj_gap(t_fwd, 'tj__t', spec.kind) ~ ')'
+        ~ ' then case when ' ~ back_ok ~ ' then tj__back end'
+        ~ ' else case when ' ~ fwd_ok ~ ' then tj__fwd end end' -%}
+  {%- endif -%}
+select {% for e in u.payload %}{{ e }}, {% endfor %}{{ match }} as tj__m
+from (
+{{ temporal_joins._asof_union_carried(spec, u) | indent(2, true) }}
+) as tj__windowed
+where tj__side = {{ u.left_side }}
+{%- endmacro %}

@@ -11,18 +11,18 @@
            its first copy (or its only row, when a null or reversed bound left it no bucket).
 -#}
 
-{#- One side: keys, epoch start/end (tj__s, tj__e; a point has only tj__e), the packed row, bucket(s). -#}
+{#- One side ('left' or 'right'): keys, epoch start/end (tj__s, tj__e; a point has only tj__e), the packed row, bucket(s). -#}
 {% macro _interval_side(spec, side, start_col, end_col, outer, dialect) %}
-  {%- set src = spec.left if side == 0 else spec.right -%}
+  {%- set src = spec.left if side == 'left' else spec.right -%}
   {%- set alias = 'tj__src' -%}
-  {%- set packed = temporal_joins._tj_pack_left(alias, spec.left_columns) if side == 0
+  {%- set packed = temporal_joins._tj_pack_left(alias, spec.left_columns) if side == 'left'
         else temporal_joins._tj_pack_right(alias, spec.right_columns) -%}
   {%- set e = temporal_joins._range_epoch(alias ~ '.' ~ temporal_joins._tj_q(end_col), spec.epoch_kind, dialect) -%}
   {%- set cols = temporal_joins._range_key_select(spec.by, side, alias) -%}
   {%- if start_col is none -%}
     {%- do cols.append(e ~ ' as tj__e') -%}
     {%- do cols.append(packed ~ ' as tj__row') -%}
-    {%- if spec.strategy == 'bucketed' -%}{%- do cols.append(temporal_joins._range_bucket(e, spec.epoch_kind, spec.bin) ~ ' as tj__b') -%}{%- endif -%}
+    {%- if spec.strategy == 'bucketed' -%}{%- do cols.append(temporal_joins._range_bucket(e, spec.epoch_kind, spec.bin) ~ ' as tj__bucket') -%}{%- endif -%}
     {{ return('(select ' ~ cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias ~ ')') }}
   {%- endif -%}
   {%- set s = temporal_joins._range_epoch(alias ~ '.' ~ temporal_joins._tj_q(start_col), spec.epoch_kind, dialect) -%}
@@ -34,10 +34,10 @@
   {%- endif -%}
   {%- do cols.append(temporal_joins._range_bucket(s, spec.epoch_kind, spec.bin) ~ ' as tj__lo') -%}
   {%- do cols.append(temporal_joins._range_bucket(e, spec.epoch_kind, spec.bin) ~ ' as tj__hi') -%}
-  {%- set copies = temporal_joins._range_copies('tj__one.tj__lo', 'tj__one.tj__hi', 'tj__one.tj__s <= tj__one.tj__e', outer, dialect) -%}
+  {%- set copies = temporal_joins._range_copies('tj__one.tj__lo', 'tj__one.tj__hi', 'tj__one.tj__s <= tj__one.tj__e', outer=outer, dialect=dialect) -%}
   {%- set outer_cols = [] -%}
   {%- for pair in spec.by -%}{%- do outer_cols.append('tj__one.tj__k' ~ loop.index0) -%}{%- endfor -%}
-  {%- set outer_cols = outer_cols + ['tj__one.tj__s', 'tj__one.tj__e', 'tj__one.tj__row', copies.bucket ~ ' as tj__b'] -%}
+  {%- set outer_cols = outer_cols + ['tj__one.tj__s', 'tj__one.tj__e', 'tj__one.tj__row', copies.bucket ~ ' as tj__bucket'] -%}
   {%- if outer -%}
     {#- the copy that speaks for the row when it has no match: its first bucket, or its only (null-bucket) row -#}
     {%- do outer_cols.append('case when ' ~ copies.bucket ~ ' is null or ' ~ copies.bucket ~ ' = tj__one.tj__lo then 1 else 0 end as tj__home') -%}
@@ -51,8 +51,8 @@
   {%- set bucketed = spec.strategy == 'bucketed' -%}
   {%- set jt = 'inner' if spec.join_type == 'inner' else 'left outer' -%}
   {%- set on = temporal_joins._range_key_on(spec.by, 'tj__lt', 'tj__rt') -%}
-  {%- if bucketed -%}{%- do on.append('tj__lt.tj__b = tj__rt.tj__b') -%}{%- endif -%}
-  {%- set right_side = temporal_joins._interval_side(spec, 1, spec.right_start, spec.right_end, false, dialect) -%}
+  {%- if bucketed -%}{%- do on.append('tj__lt.tj__bucket = tj__rt.tj__bucket') -%}{%- endif -%}
+  {%- set right_side = temporal_joins._interval_side(spec, side='right', start_col=spec.right_start, end_col=spec.right_end, outer=false, dialect=dialect) -%}
   {%- if spec.mode == 'point' -%}
     {%- do on.append('tj__rt.tj__s ' ~ ('<=' if spec.start_inclusive else '<') ~ ' tj__lt.tj__e') -%}
     {%- do on.append('tj__lt.tj__e ' ~ ('<=' if spec.end_inclusive else '<') ~ ' tj__rt.tj__e') -%}
@@ -60,7 +60,7 @@ select
   {{ out }}
 from (
   select tj__lt.tj__row as tj__l, tj__rt.tj__row as tj__r
-  from {{ temporal_joins._interval_side(spec, 0, none, spec.left_time, false, dialect) }} as tj__lt
+  from {{ temporal_joins._interval_side(spec, side='left', start_col=none, end_col=spec.left_time, outer=false, dialect=dialect) }} as tj__lt
   {{ jt }} join {{ right_side }} as tj__rt
     on {{ on | join('\n    and ') }}
 ) as tj__pairs
@@ -72,10 +72,10 @@ from (
     {%- do on.append('tj__lt.tj__s' ~ op ~ 'tj__lt.tj__e') -%}
     {%- do on.append('tj__rt.tj__s' ~ op ~ 'tj__rt.tj__e') -%}
     {%- if bucketed -%}
-      {%- do on.append('tj__lt.tj__b = ' ~ temporal_joins._range_bucket('greatest(tj__lt.tj__s, tj__rt.tj__s)', spec.epoch_kind, spec.bin)) -%}
+      {%- do on.append('tj__lt.tj__bucket = ' ~ temporal_joins._range_bucket('greatest(tj__lt.tj__s, tj__rt.tj__s)', spec.epoch_kind, spec.bin)) -%}
     {%- endif -%}
     {%- set left_outer = bucketed and spec.join_type == 'left' -%}
-    {%- set left_side = temporal_joins._interval_side(spec, 0, spec.left_start, spec.left_end, left_outer, dialect) -%}
+    {%- set left_side = temporal_joins._interval_side(spec, side='left', start_col=spec.left_start, end_col=spec.left_end, outer=left_outer, dialect=dialect) -%}
     {%- if left_outer -%}
       {%- set keys = [] -%}
       {%- for pair in spec.by -%}{%- do keys.append('tj__lt.tj__k' ~ loop.index0) -%}{%- endfor -%}
@@ -87,12 +87,12 @@ from (
   from (
     select tj__lt.tj__row as tj__l, tj__rt.tj__row as tj__r, tj__lt.tj__home,
       max(case when tj__rt.tj__row is not null then 1 else 0 end)
-        over (partition by {{ (keys + ['tj__lt.tj__s', 'tj__lt.tj__e']) | join(', ') }}) as tj__matched
+        over (partition by {{ (keys + ['tj__lt.tj__s', 'tj__lt.tj__e']) | join(', ') }}) as tj__any_match
     from {{ left_side }} as tj__lt
     left outer join {{ right_side }} as tj__rt
       on {{ on | join('\n      and ') }}
   ) as tj__all
-  where tj__r is not null or (tj__home = 1 and tj__matched = 0)
+  where tj__r is not null or (tj__home = 1 and tj__any_match = 0)
 ) as tj__pairs
     {%- else %}
 select

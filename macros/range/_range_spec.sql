@@ -143,39 +143,13 @@
   {{ return('%.17g' | format(b)) }}
 {% endmacro %}
 
-{#-
-  Relations, keys and prefix, as in asof_join. Returns left_info, right_info, pairs, prefix.
--#}
-{% macro _range_base(m, left, right, by, prefix) %}
-  {%- set left_info = temporal_joins._tj_relation(m, 'left', left) -%}
-  {%- set right_info = temporal_joins._tj_relation(m, 'right', right) -%}
-  {%- if prefix is none -%}{%- set prefix = '' -%}{%- endif -%}
-  {%- if prefix is not string or not modules.re.match('^[A-Za-z0-9_]*$', prefix) or (prefix != '' and prefix[0] in '0123456789') -%}
-    {{ temporal_joins._tj_fail(m, 'prefix', "'' or a name prefix of letters, digits and underscores, not starting with a digit", prefix) }}
-  {%- endif -%}
-  {%- set pairs = [] -%}
-  {%- for pair in temporal_joins._tj_by_pairs(m, by) -%}
-    {%- do pairs.append([temporal_joins._tj_require_columns(m, 'by', left_info, 'left', [pair[0]])[0],
-                         temporal_joins._tj_require_columns(m, 'by', right_info, 'right', [pair[1]])[0]]) -%}
-  {%- endfor -%}
-  {{ return({'left_info': left_info, 'right_info': right_info, 'pairs': pairs, 'prefix': prefix}) }}
-{% endmacro %}
-
-{#- A required time column of one side, validated and spelled as the relation spells it. -#}
-{% macro _range_column(m, argument, value, info, side) %}
-  {{ temporal_joins._tj_required(m, argument, value, 'a column of `' ~ side ~ '`') }}
-  {{ return(temporal_joins._tj_require_columns(m, argument, info, side,
-            [temporal_joins._tj_identifier(m, argument, value)])[0]) }}
-{% endmacro %}
-
-
 {#- range_join: right rows with left_time - lower <= right_time <= left_time + upper (ends as flagged). -#}
 {% macro _range_join_spec(left, right, left_time, right_time, by, lower, upper, lower_inclusive, upper_inclusive,
                           join_type, columns, prefix, bin_size, strategy) %}
   {%- set m = 'range_join' -%}
-  {%- set base = temporal_joins._range_base(m, left, right, by, prefix) -%}
-  {%- set left_time = temporal_joins._range_column(m, 'left_time', left_time, base.left_info, 'left') -%}
-  {%- set right_time = temporal_joins._range_column(m, 'right_time', right_time, base.right_info, 'right') -%}
+  {%- set base = temporal_joins._tj_base(m, left, right, by, prefix) -%}
+  {%- set left_time = temporal_joins._tj_column(m, 'left_time', left_time, base.left_info, 'left') -%}
+  {%- set right_time = temporal_joins._tj_column(m, 'right_time', right_time, base.right_info, 'right') -%}
   {%- set join_type = temporal_joins._tj_choice(m, 'join_type', join_type, ['inner', 'left', 'right', 'full']) -%}
   {%- set strategy = temporal_joins._tj_choice(m, 'strategy', strategy, ['bucketed', 'naive']) -%}
   {%- set lower_inclusive = temporal_joins._tj_bool(m, 'lower_inclusive', lower_inclusive) -%}
@@ -212,22 +186,22 @@
 {% macro _interval_join_spec(left, right, left_time, right_start, right_end, by, left_start, left_end,
                              start_inclusive, end_inclusive, join_type, columns, prefix, bin_size, strategy) %}
   {%- set m = 'interval_join' -%}
-  {%- set base = temporal_joins._range_base(m, left, right, by, prefix) -%}
+  {%- set base = temporal_joins._tj_base(m, left, right, by, prefix) -%}
   {%- if left_time is not none and left_start is none and left_end is none -%}
     {%- set mode = 'point' -%}
-    {%- set left_time = temporal_joins._range_column(m, 'left_time', left_time, base.left_info, 'left') -%}
+    {%- set left_time = temporal_joins._tj_column(m, 'left_time', left_time, base.left_info, 'left') -%}
     {%- set left_cols = [left_time] -%}
   {%- elif left_time is none and left_start is not none and left_end is not none -%}
     {%- set mode = 'overlap' -%}
-    {%- set left_start = temporal_joins._range_column(m, 'left_start', left_start, base.left_info, 'left') -%}
-    {%- set left_end = temporal_joins._range_column(m, 'left_end', left_end, base.left_info, 'left') -%}
+    {%- set left_start = temporal_joins._tj_column(m, 'left_start', left_start, base.left_info, 'left') -%}
+    {%- set left_end = temporal_joins._tj_column(m, 'left_end', left_end, base.left_info, 'left') -%}
     {%- set left_cols = [left_start, left_end] -%}
   {%- else -%}
     {{ temporal_joins._tj_fail(m, 'left_time', 'either left_time (a point within a right interval) or both left_start and left_end (overlapping intervals)',
          left_time, 'received left_start=' ~ temporal_joins._tj_repr(left_start) ~ ', left_end=' ~ temporal_joins._tj_repr(left_end)) }}
   {%- endif -%}
-  {%- set right_start = temporal_joins._range_column(m, 'right_start', right_start, base.right_info, 'right') -%}
-  {%- set right_end = temporal_joins._range_column(m, 'right_end', right_end, base.right_info, 'right') -%}
+  {%- set right_start = temporal_joins._tj_column(m, 'right_start', right_start, base.right_info, 'right') -%}
+  {%- set right_end = temporal_joins._tj_column(m, 'right_end', right_end, base.right_info, 'right') -%}
   {%- set join_type = temporal_joins._tj_choice(m, 'join_type', join_type, ['inner', 'left']) -%}
   {%- set strategy = temporal_joins._tj_choice(m, 'strategy', strategy, ['bucketed', 'naive']) -%}
   {%- set start_inclusive = temporal_joins._tj_bool(m, 'start_inclusive', start_inclusive) -%}
@@ -290,11 +264,11 @@ where len > 0
 {% macro _interval_aggregate_spec(left, right, left_time, right_start, right_end, value, by,
                                   start_inclusive, end_inclusive, aggregates, prefix) %}
   {%- set m = 'interval_aggregate' -%}
-  {%- set base = temporal_joins._range_base(m, left, right, by, prefix) -%}
-  {%- set left_time = temporal_joins._range_column(m, 'left_time', left_time, base.left_info, 'left') -%}
-  {%- set right_start = temporal_joins._range_column(m, 'right_start', right_start, base.right_info, 'right') -%}
-  {%- set right_end = temporal_joins._range_column(m, 'right_end', right_end, base.right_info, 'right') -%}
-  {%- set value = temporal_joins._range_column(m, 'value', value, base.right_info, 'right') -%}
+  {%- set base = temporal_joins._tj_base(m, left, right, by, prefix) -%}
+  {%- set left_time = temporal_joins._tj_column(m, 'left_time', left_time, base.left_info, 'left') -%}
+  {%- set right_start = temporal_joins._tj_column(m, 'right_start', right_start, base.right_info, 'right') -%}
+  {%- set right_end = temporal_joins._tj_column(m, 'right_end', right_end, base.right_info, 'right') -%}
+  {%- set value = temporal_joins._tj_column(m, 'value', value, base.right_info, 'right') -%}
   {%- set start_inclusive = temporal_joins._tj_bool(m, 'start_inclusive', start_inclusive) -%}
   {%- set end_inclusive = temporal_joins._tj_bool(m, 'end_inclusive', end_inclusive) -%}
   {%- set allowed = ['sum', 'count', 'avg'] -%}
@@ -312,14 +286,10 @@ where len > 0
   {%- set ek = temporal_joins._range_epoch_kind(kind, [[base.left_info, left_time], [base.right_info, right_start], [base.right_info, right_end]]) -%}
   {%- set outputs = [] -%}
   {%- for a in aggs -%}{%- do outputs.append({'agg': a, 'output': base.prefix ~ value ~ '_' ~ a}) -%}{%- endfor -%}
-  {%- set left_columns = none if base.left_info.columns is none else base.left_info.columns | map(attribute='name') | list -%}
-  {%- if left_columns is not none -%}
-    {%- set left_lower = left_columns | map('lower') | list -%}
-    {%- for o in outputs if o.output | lower in left_lower -%}
-      {{ temporal_joins._tj_fail(m, 'prefix', 'a prefix that keeps the aggregate names apart from the left columns', base.prefix,
-           'aggregate `' ~ o.agg ~ '` would be output as `' ~ o.output ~ '`, which collides with a left column') }}
-    {%- endfor -%}
-  {%- endif -%}
+  {%- set left_columns = temporal_joins._tj_left_names(base.left_info) -%}
+  {%- set named = [] -%}
+  {%- for o in outputs -%}{%- do named.append({'name': o.output, 'what': 'aggregate `' ~ o.agg ~ '`'}) -%}{%- endfor -%}
+  {{ temporal_joins._tj_check_output_names(m, left_columns, named, base.prefix) }}
   {{ return({
       'macro': m, 'left': base.left_info.sql, 'right': base.right_info.sql, 'by': base.pairs,
       'left_time': left_time, 'right_start': right_start, 'right_end': right_end, 'value': value,

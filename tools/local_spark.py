@@ -6,13 +6,13 @@ worker directories under one state folder, and is stopped by the PID this module
 No Spark distribution is needed: pyspark ships bin/spark-submit, bin/spark-class and every jar
 (the Hive Thrift server and Derby included).
 
-    from temporal_joins.local_spark import StandaloneCluster, ThriftServer
+    from tools.local_spark import StandaloneCluster, ThriftServer
     with StandaloneCluster(state / "cluster", workers=2) as cluster, \\
          ThriftServer(state / "thrift", master=cluster.url) as server:
         env = server.dbt_env()   # TEMPORAL_JOINS_TARGET=thrift + host/port for profiles/profiles.yml
 
 Command line (stays up until Ctrl-C, then stops everything it started):
-    python -m temporal_joins.local_spark thrift --state /tmp/tj [--cluster --workers 2]
+    python -m tools.local_spark thrift --state /tmp/tj [--cluster --workers 2]
 """
 
 from __future__ import annotations
@@ -398,7 +398,7 @@ class ThriftServer:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m temporal_joins.local_spark",
+    parser = argparse.ArgumentParser(prog="python -m tools.local_spark",
                                      description="Run a local Spark Thrift server (optionally on a standalone "
                                                  "cluster) until Ctrl-C, for `dbt --target thrift`.")
     parser.add_argument("command", choices=["thrift"])

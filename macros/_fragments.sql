@@ -1,0 +1,79 @@
+{#-
+  SQL fragments every macro family shares (dialect-free; what differs lives in _dialect.sql).
+
+  Internal names, one meaning each across the package (HiveQL identifiers cannot start
+  with an underscore, hence `tj__`):
+    tj__lsrc, tj__rsrc      the left / right input relation
+    tj__k<i>                the i-th join key (the left key on left rows, the right key on right rows)
+    tj__t                   an event's time (union, sweep line), or the left time (exploding)
+    tj__side                which input an event row comes from (union, sweep line)
+    tj__o<i>                the i-th order_by tie-breaker of a right row
+    tj__l, tj__r            the packed left / right row (one struct each)
+    tj__m                   the right row matched to a left row (a struct, null for none)
+    tj__back, tj__fwd       union: the running backward / forward candidate of each row
+    tj__trange              keyless union: the time range an event falls in
+    tj__carry_back/_fwd     keyless union: per time range, the nearest right row in earlier / later ranges
+    tj__e, tj__s            range family: a time (or interval end) / interval start as an exact epoch number
+    tj__bucket              range family: a bucket number; tj__lo / tj__hi the first / last bucket of a copied row
+    tj__row                 range family: the packed row of the side a subquery holds
+    tj__lc<i>, tj__v<i>     broadcast: the i-th grouped left column / candidate right value
+    tj__order               broadcast, time-range carries: how candidates rank (the extreme wins)
+    tj__dup                 broadcast: how many copies of a left row the input holds
+-#}
+
+{#- Pack every left column into one struct so the left row travels whole (and duplicates stay distinct rows).
+    carried: {lowercase left column: expression} of columns that travel outside the struct; none if nothing is left to pack. -#}
+{% macro _tj_pack_left(alias, left_columns, carried={}) %}
+  {%- if left_columns is none -%}{{ return('struct(' ~ alias ~ '.*)') }}{%- endif -%}
+  {%- set fields = [] -%}
+  {%- for c in left_columns if (c | lower) not in carried -%}{%- do fields.append("'" ~ c ~ "', " ~ alias ~ '.' ~ temporal_joins._tj_q(c)) -%}{%- endfor -%}
+  {{ return(('named_struct(' ~ fields | join(', ') ~ ')') if fields else none) }}
+{% endmacro %}
+
+{#- The right output columns packed into one struct, named as they are output. -#}
+{% macro _tj_pack_right(alias, right_columns) %}
+  {%- set fields = [] -%}
+  {%- for rc in right_columns -%}{%- do fields.append("'" ~ rc.output ~ "', " ~ alias ~ '.' ~ temporal_joins._tj_q(rc.source)) -%}{%- endfor -%}
+  {{ return('named_struct(' ~ fields | join(', ') ~ ')') }}
+{% endmacro %}
+
+{#- The output list: left columns in their order and names, then the matched right columns. -#}
+{% macro _tj_unpack(left_struct, left_columns, right_struct, right_columns, carried={}) %}
+  {%- set out = [] -%}
+  {%- if left_columns is none -%}
+    {%- do out.append(left_struct ~ '.*') -%}
+  {%- else -%}
+    {%- for c in left_columns -%}
+      {%- set source = carried[c | lower] if (c | lower) in carried else left_struct ~ '.' ~ temporal_joins._tj_q(c) -%}
+      {%- do out.append(source ~ ' as ' ~ temporal_joins._tj_q(c)) -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {%- for rc in right_columns -%}
+    {%- do out.append(right_struct ~ '.' ~ temporal_joins._tj_q(rc.output) ~ ' as ' ~ temporal_joins._tj_q(rc.output)) -%}
+  {%- endfor -%}
+  {{ return(out | join(',\n  ')) }}
+{% endmacro %}
+
+{#- later - earlier for a time kind; integral numbers go through decimal(20,0) so extreme values cannot overflow. -#}
+{% macro _tj_gap(later, earlier, kind) %}
+  {%- if kind == 'numeric_integral' -%}{{ return('(cast(' ~ later ~ ' as decimal(20,0)) - cast(' ~ earlier ~ ' as decimal(20,0)))') }}
+  {%- elif kind == 'date' -%}{{ return('datediff(' ~ later ~ ', ' ~ earlier ~ ')') }}
+  {%- else -%}{{ return('(' ~ later ~ ' - ' ~ earlier ~ ')') }}
+  {%- endif -%}
+{% endmacro %}
+
+{#- A parsed distance (see _tj_distance) as a literal comparable with _tj_gap. -#}
+{% macro _tj_distance_literal(distance) %}
+  {%- if 'number' in distance -%}{{ return(distance.number) }}
+  {%- elif 'days' in distance -%}{{ return(distance.days | string) }}
+  {%- else -%}{{ return("INTERVAL '" ~ distance.amount ~ "' " ~ distance.unit) }}
+  {%- endif -%}
+{% endmacro %}
+
+{#- Is a right time within `tolerance` of a left time? side: where the right time lies (backward: before). -#}
+{% macro _tj_within(left_t, right_t, kind, tolerance, side) %}
+  {%- if tolerance is none -%}{{ return('true') }}{%- endif -%}
+  {%- set gap = temporal_joins._tj_gap(left_t, right_t, kind) if side == 'backward'
+           else temporal_joins._tj_gap(right_t, left_t, kind) -%}
+  {{ return(gap ~ ' <= ' ~ temporal_joins._tj_distance_literal(tolerance)) }}
+{% endmacro %}

@@ -1,0 +1,125 @@
+"""asof_join for Spark DataFrames, with the asof_join macro's semantics.
+
+The SQL macro (macros/asof_join.sql) is the reference; this package runs the same join on
+DataFrames for dbt Python models. Engines, one module each:
+
+- ``native``: Spark's SortMergeAsOfJoin with its defects routed around (native.py);
+- ``arrow``: bucketed cogroup + the numpy/pyarrow merge of merge.py (arrow.py);
+- ``broadcast``: the macro's broadcast strategy (broadcast.py);
+- ``auto``: broadcast when its rule holds, else native, else arrow.
+"""
+
+from __future__ import annotations
+
+from pyspark.sql import DataFrame
+
+from temporal_joins.asof.arrow import BUCKET_BYTES, MAX_BUCKETS, arrow_join, choose_buckets
+from temporal_joins.asof.broadcast import (BROADCAST_MAX_ROWS, BROADCAST_MAX_ROWS_PER_KEY, broadcast_fits,
+                                           broadcast_join)
+from temporal_joins.asof.native import (CARTESIAN_NODES, NATIVE_FLAG, NativeAsOfUnavailable, check_native_plan,
+                                        native_join, native_metrics, native_partitions)
+from temporal_joins.asof.spec import DIRECTIONS, ENGINES, JOIN_TYPES, AsofSpec, build_spec
+
+__all__ = [
+    "asof_join", "AsofSpec", "NativeAsOfUnavailable", "native_metrics",
+    "BROADCAST_MAX_ROWS", "BROADCAST_MAX_ROWS_PER_KEY", "BUCKET_BYTES", "MAX_BUCKETS", "CARTESIAN_NODES",
+    "DIRECTIONS", "ENGINES", "JOIN_TYPES", "NATIVE_FLAG",
+    "build_spec", "check_native_plan", "choose_buckets", "native_partitions",
+]
+
+
+def asof_join(left_df: DataFrame, right_df: DataFrame, left_time: str, right_time: str, by=(),
+              direction: str = "backward", allow_exact_matches: bool = True, tolerance=None,
+              join_type: str = "left", columns=None, prefix: str = "", order_by=None,
+              engine: str = "auto") -> DataFrame:
+    """Point-in-time (as-of) join of two Spark DataFrames.
+
+    For every left row, the one right row with the same keys nearest in time: the Python
+    twin of the ``temporal_joins.asof_join`` dbt macro, with its arguments, rows, columns
+    and error messages.
+
+    Parameters
+    ----------
+    left_df, right_df : pyspark.sql.DataFrame
+        The spine (every row is kept once by a left join, duplicates included) and the
+        table whose rows are matched to it.
+    left_time, right_time : str
+        Time columns: both numeric, both timestamp (or timestamp_ntz), or both date.
+    by : str, list or dict, default ()
+        Key columns with the same name on both sides (``'id'``, ``['a', 'b']``), left ->
+        right pairs (``[['user_id', 'customer_id']]``, ``{'user_id': 'customer_id'}``),
+        or empty for no keys. Null keys never match.
+    direction : {'backward', 'forward', 'nearest'}, default 'backward'
+        ``backward``: the greatest ``right_time <= left_time``; ``forward``: the smallest
+        ``right_time >= left_time``; ``nearest``: the smaller distance, the backward row on
+        equal distance.
+    allow_exact_matches : bool, default True
+        False makes the comparison strict (``<`` / ``>``).
+    tolerance : number, str, datetime.timedelta or None, default None
+        The farthest a match may lie, inclusive: a non-negative number for numeric times,
+        an interval string (``'90 seconds'``, ``'7 days'``) or timedelta for timestamps,
+        whole days or weeks for dates.
+    join_type : {'left', 'inner'}, default 'left'
+        ``left`` keeps every left row (nulls where nothing matched); ``inner`` drops those.
+    columns : list of str, optional
+        Right columns to output; default every right column except the keys. The matched
+        ``right_time`` is always output, first.
+    prefix : str, default ''
+        Put before each right output name. A right output name that collides with a left
+        column raises.
+    order_by : str or list of str, optional
+        Right columns that break ties among right rows with the same time: the greatest
+        wins, compared column by column, null lowest. Without it a tie goes to any one of
+        the tied rows (always one whole row).
+    engine : {'auto', 'broadcast', 'native', 'arrow'}, default 'auto'
+        ``broadcast`` (keyed joins; small left side, few rows per key), ``native`` (Spark's
+        SortMergeAsOfJoin, keyed joins, Spark >= 4.3), ``arrow`` (vectorized merge per
+        bucket; without keys over ranges of time); ``auto`` picks broadcast when one query
+        on ``left_df`` finds at most BROADCAST_MAX_ROWS rows and BROADCAST_MAX_ROWS_PER_KEY
+        rows per key, else native when Spark plans it, else arrow.
+
+    Returns
+    -------
+    pyspark.sql.DataFrame
+        Every left column in its order and name, then the right columns (``prefix`` +
+        name) of the matched row, whole: a null inside the matched row stays null.
+
+    Raises
+    ------
+    ValueError
+        For a bad argument, naming it, the allowed values and what was received:
+        ``temporal_joins.asof_join: invalid argument `direction`. Allowed: backward,
+        forward, nearest. Received: 'sideways'.``
+    NativeAsOfUnavailable
+        ``engine='native'`` on a Spark that does not plan SortMergeAsOfJoin.
+
+    See Also
+    --------
+    pandas.merge_asof : the same join on pandas DataFrames (single node).
+
+    Examples
+    --------
+    >>> from temporal_joins.asof import asof_join
+    >>> labels = spark.createDataFrame([(1, 10), (1, 20), (2, 15)], "id int, t int")
+    >>> features = spark.createDataFrame([(1, 5, "a"), (1, 18, "b"), (2, 16, "c")], "id int, t int, v string")
+    >>> asof_join(labels, features, "t", "t", by="id", prefix="f_").orderBy("id", "t").show()
+    +---+---+----+----+
+    | id|  t| f_t| f_v|
+    +---+---+----+----+
+    |  1| 10|   5|   a|
+    |  1| 20|  18|   b|
+    |  2| 15|NULL|NULL|
+    +---+---+----+----+
+    """
+    s = build_spec(left_df, right_df, left_time, right_time, by, direction, allow_exact_matches, tolerance,
+                   join_type, columns, prefix, order_by, engine)
+    if s.engine == "broadcast" or (s.engine == "auto" and broadcast_fits(left_df, s)):
+        return broadcast_join(left_df, right_df, s)
+    if s.engine == "arrow" or (s.engine == "auto" and not s.by):
+        return arrow_join(left_df, right_df, s)
+    try:
+        return native_join(left_df, right_df, s)
+    except NativeAsOfUnavailable:
+        if s.engine == "native":
+            raise
+        return arrow_join(left_df, right_df, s)

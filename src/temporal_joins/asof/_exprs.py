@@ -1,0 +1,85 @@
+"""Spark expressions and facts the engines share: internal names, times in exact units,
+key types, the tolerance check, size estimates."""
+
+from __future__ import annotations
+
+from decimal import ROUND_FLOOR, Decimal
+
+from pyspark.sql import Column, DataFrame
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from temporal_joins.asof.spec import AsofSpec
+
+INTEGRAL_TYPES = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
+
+
+def internal_name(names: list[str], stem: str) -> str:
+    """An internal column name that no input column uses."""
+    taken = {n.lower() for n in names}
+    name, i = stem, 0
+    while name.lower() in taken:
+        i += 1
+        name = f"{stem}{i}"
+    return name
+
+
+def is_float(dtype: T.DataType) -> bool:
+    return isinstance(dtype, (T.FloatType, T.DoubleType))
+
+
+def time_units(col: Column, kind: str, dtype: T.DataType) -> Column:
+    """A time in the engines' exact units: epoch micros (timestamps), epoch days (dates),
+    long (integers), as-is (other numbers)."""
+    if kind == "timestamp":
+        if isinstance(dtype, T.TimestampNTZType):
+            # NTZ values as wall-clock instants in UTC: differences stay exact, no DST gaps
+            return F.unix_micros(F.to_utc_timestamp(col.cast("timestamp"), F.current_timezone()))
+        return F.unix_micros(col)
+    if kind == "date":
+        return F.unix_date(col).cast("long")
+    if kind == "numeric_integral" or isinstance(dtype, INTEGRAL_TYPES):
+        return col.cast("long")
+    return col
+
+
+def key_types(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> list[T.DataType]:
+    """Per key pair, the type both sides are cast to (so that their hashes agree)."""
+    types = []
+    for left, right in s.by:
+        lt, rt = left_df.schema[left].dataType, right_df.schema[right].dataType
+        if lt == rt:
+            types.append(lt)
+        else:
+            # Spark's own coercion of the two types (analysis only, no job)
+            probe = left_df.sparkSession.range(0).select(F.coalesce(F.lit(None).cast(lt), F.lit(None).cast(rt)).alias("c"))
+            types.append(probe.schema["c"].dataType)
+    return types
+
+
+def within_tolerance(lcol: Column, rcol: Column, s: AsofSpec) -> Column:
+    """The macro's tolerance check, gap <= tolerance with gap = later - earlier, on times in
+    time_units (native checks the matched row with it, broadcast every candidate)."""
+    if s.kind in ("timestamp", "date", "numeric_integral"):
+        # integral units, through decimal(20,0) like the macro's _tj_gap: no overflow; gap <= t <=> gap <= floor(t)
+        lcol, rcol = lcol.cast("decimal(20,0)"), rcol.cast("decimal(20,0)")
+        tol = F.lit(Decimal(int(s.tolerance.to_integral_value(rounding=ROUND_FLOOR)))).cast("decimal(20,0)")
+    elif any(is_float(t) for t in (s.left_type, s.right_type)):
+        tol = F.lit(float(s.tolerance))
+    else:
+        tol = F.lit(s.tolerance)
+    if s.direction == "backward":
+        gap = lcol - rcol
+    elif s.direction == "forward":
+        gap = rcol - lcol
+    else:
+        gap = F.when(rcol <= lcol, lcol - rcol).otherwise(rcol - lcol)
+    return gap <= tol
+
+
+def size_bytes(df: DataFrame) -> int:
+    """The optimizer's size estimate of df, or -1 when it is unknown."""
+    try:
+        return int(str(df._jdf.queryExecution().optimizedPlan().stats().sizeInBytes()))
+    except Exception:  # stats unavailable: treat as unknown
+        return -1

@@ -1,0 +1,168 @@
+"""engine='arrow': both sides hash-partitioned by the keys into B buckets and merged per
+bucket by cogroup().applyInArrow with the numpy/pyarrow merge (temporal_joins.asof.merge).
+Without keys the buckets are B ranges of time, each also given the right rows just outside
+it that can win."""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_FLOOR
+
+from pyspark.ml.feature import Bucketizer
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from temporal_joins.asof._exprs import internal_name, is_float, key_types, size_bytes, time_units
+from temporal_joins.asof.merge import MergePlan, merge_bucket
+from temporal_joins.asof.spec import MACRO, AsofSpec
+
+# Target bytes of one bucket (both sides): what one Python worker holds at once.
+BUCKET_BYTES = 32 * 1024 * 1024
+MAX_BUCKETS = 4096
+# Decimal digits an int64 holds exactly: decimal times travel as unscaled longs.
+_INT64_DIGITS = 18
+
+
+def choose_buckets(spark, left_bytes: int, right_bytes: int) -> int:
+    """B: enough buckets that one holds about BUCKET_BYTES, at least one per shuffle partition."""
+    partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
+    if left_bytes < 0 or right_bytes < 0 or left_bytes + right_bytes >= 2**62:
+        return min(MAX_BUCKETS, max(partitions, 256))  # unknown size: many small buckets
+    return int(min(MAX_BUCKETS, max(partitions, math.ceil((left_bytes + right_bytes) / BUCKET_BYTES))))
+
+
+def _decimal_scale(s: AsofSpec) -> int | None:
+    """The common scale of exact (integer/decimal) numeric times, None for floating point or non-numbers."""
+    if s.kind != "numeric" or any(is_float(t) for t in (s.left_type, s.right_type)):
+        return None
+    scale = max(t.scale for t in (s.left_type, s.right_type) if isinstance(t, T.DecimalType))
+    int_digits = {T.ByteType: 3, T.ShortType: 5, T.IntegerType: 10, T.LongType: 19}
+    digits = max(t.precision - t.scale if isinstance(t, T.DecimalType) else int_digits[type(t)]
+                 for t in (s.left_type, s.right_type))
+    if digits + scale > _INT64_DIGITS:
+        raise ValueError(
+            f"temporal_joins.{MACRO}: invalid argument `engine`: the arrow engine holds decimal times as "
+            f"64-bit unscaled integers, too small for these columns. Allowed: native, auto. Received: 'arrow'.")
+    return scale
+
+
+def _arrow_time(col, kind: str, dtype, scale: int | None):
+    """The merge's time: floating point as double, decimals as unscaled longs at a common
+    scale (exact), the rest in time_units."""
+    if kind == "numeric":
+        if scale is None:
+            return col.cast("double")
+        return (col.cast(T.DecimalType(38, scale)) * F.lit(10**scale)).cast("long")
+    return time_units(col, kind, dtype)
+
+
+def arrow_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec, buckets: int | None = None) -> DataFrame:
+    spark = left_df.sparkSession
+    scale = _decimal_scale(s)
+    names = list(left_df.columns) + list(right_df.columns) + [o for _, o in s.right_columns]
+    bucket = internal_name(names, "__tj_b")
+    t = internal_name(names, "__tj_t")
+    keys = [internal_name(names, f"__tj_k{i}") for i in range(len(s.by))]
+    obs = [internal_name(names, f"__tj_o{i}") for i in range(len(s.order_by))]
+    types = key_types(left_df, right_df, s)
+    if buckets is None:
+        buckets = choose_buckets(spark, size_bytes(left_df), size_bytes(right_df))
+
+    def with_bucket(cols):
+        return (F.pmod(F.hash(*cols), F.lit(buckets)) if cols else F.lit(0)).alias(bucket)
+
+    lkey_cols = [F.col(left).cast(kt) for (left, _), kt in zip(s.by, types)]
+    left = left_df.select(with_bucket(lkey_cols), *[c.alias(k) for c, k in zip(lkey_cols, keys)],
+                          _arrow_time(F.col(s.left_time), s.kind, s.left_type, scale).alias(t),
+                          *[F.col(c) for c in s.left_columns])
+    rkey_cols = [F.col(right).cast(kt) for (_, right), kt in zip(s.by, types)]
+    keep = F.col(s.right_time).isNotNull()
+    for _, right in s.by:
+        keep = keep & F.col(right).isNotNull()
+    right = right_df.where(keep).select(
+        with_bucket(rkey_cols), *[c.alias(k) for c, k in zip(rkey_cols, keys)],
+        _arrow_time(F.col(s.right_time), s.kind, s.right_type, scale).alias(t),
+        *[F.col(o).alias(a) for o, a in zip(s.order_by, obs)],
+        *[F.col(src).alias(out) for src, out in s.right_columns])
+
+    out_schema = T.StructType(list(left_df.schema.fields) + [
+        T.StructField(out, right_df.schema[src].dataType, True) for src, out in s.right_columns])
+    if s.tolerance is None:
+        tolerance = None
+    elif s.kind == "numeric" and scale is None:
+        tolerance = float(s.tolerance)
+    else:
+        tolerance = int((s.tolerance * (10**scale if scale else 1)).to_integral_value(rounding=ROUND_FLOOR))
+    plan = MergePlan(keys=keys, time=t, order_by=obs, left_columns=list(s.left_columns),
+                     right_outputs=[o for _, o in s.right_columns], direction=s.direction,
+                     allow_exact_matches=s.allow_exact_matches, tolerance=tolerance, inner=s.join_type == "inner")
+
+    if not s.by:
+        left, right = _time_ranges(left, right, bucket, t, buckets, s.direction)
+
+    def merge(left_table, right_table):
+        return merge_bucket(left_table, right_table, plan)
+
+    return left.groupBy(bucket).cogroup(right.groupBy(bucket)).applyInArrow(merge, out_schema)
+
+
+def _time_ranges(left: DataFrame, right: DataFrame, bucket: str, t: str, buckets: int, direction: str):
+    """Buckets for a join without keys: ranges of time, so they split one time line.
+
+    The ranges come from approximate quantiles of the right times; a bucket number never
+    decreases as the time grows, which is all correctness needs (equal times, one bucket).
+    A left row may match a right row outside its range, so each bucket also gets, copied in,
+    every right row at the latest time of the nearest earlier non-empty range (backward) and
+    at the earliest time of the nearest later one (forward): those are the only outside rows
+    that can win. Ties at that time all come, so the merge breaks them as it does inside a
+    bucket. Costs two jobs over the right side now (quantiles, per-range min/max)."""
+    spark = right.sparkSession
+    names = list(right.columns) + list(left.columns)
+    key, found = internal_name(names, "__tj_td"), internal_name(names, "__tj_range")
+    # as double (monotone; exact order is kept by the merge) and with -0.0 made 0.0: the
+    # binary search orders -0.0 below 0.0, while SQL holds them equal
+    as_double = (F.col(t).cast("double") + F.lit(0.0)).alias(key)
+    probabilities = [i / buckets for i in range(1, buckets)]
+    quantiles = right.select(as_double).approxQuantile(key, probabilities, 1.0 / (4 * buckets)) if probabilities else []
+    inner = sorted({q for q in quantiles if math.isfinite(q)})
+    if not inner:  # one range: nothing to split or carry
+        return left, right
+    # NaN (the greatest time in Spark's order) gets its own last range ("keep")
+    bucketizer = Bucketizer(splits=[-math.inf] + inner + [math.inf], inputCol=key, outputCol=found,
+                            handleInvalid="keep")
+
+    def ranged(df):
+        cols = [c for c in df.columns if c != bucket]
+        out = bucketizer.transform(df.drop(bucket).withColumn(key, as_double))
+        # a null time never matches: any bucket will do
+        number = F.when(F.col(key).isNull(), F.lit(0)).otherwise(F.col(found).cast("int"))
+        return out.select(number.alias(bucket), *[F.col(f"`{c}`") for c in cols])
+
+    left, right = ranged(left), ranged(right)
+    stats = {row[0]: (row[1], row[2]) for row in right.groupBy(bucket).agg(F.min(t), F.max(t)).collect()}
+    ranges = len(inner) + 2  # with the NaN range
+    carries = []  # (source range, its time to copy, target range)
+    if direction in ("backward", "nearest"):
+        previous = None
+        for target in range(ranges):
+            if previous is not None:
+                carries.append((previous, stats[previous][1], target))
+            if target in stats:
+                previous = target
+    if direction in ("forward", "nearest"):
+        following = None
+        for target in reversed(range(ranges)):
+            if following is not None:
+                carries.append((following, stats[following][0], target))
+            if target in stats:
+                following = target
+    if not carries:
+        return left, right
+    src, src_t, dst = (internal_name(right.columns, n) for n in ("__tj_src", "__tj_src_t", "__tj_dst"))
+    carry_map = spark.createDataFrame(carries, T.StructType([
+        T.StructField(src, T.IntegerType()), T.StructField(src_t, right.schema[t].dataType),
+        T.StructField(dst, T.IntegerType())]))
+    copied = right.join(F.broadcast(carry_map), (F.col(bucket) == F.col(src)) & (F.col(t) == F.col(src_t)))
+    copied = copied.select(F.col(dst).alias(bucket), *[F.col(f"`{c}`") for c in right.columns if c != bucket])
+    return left, right.unionByName(copied)

@@ -1,0 +1,112 @@
+"""engine='broadcast': the macro's broadcast strategy (macros/asof/_asof_broadcast.sql) on
+DataFrames. The left rows are broadcast; right rows stream past them into a hash aggregate
+that keeps the best candidate per left row, so the right side is never shuffled or sorted.
+Each right row pairs with every left row of its key on the allowed side: for small left
+sides with few rows per key, which is what auto's rule checks."""
+
+from __future__ import annotations
+
+import re
+
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+
+from temporal_joins import _validation as v
+from temporal_joins.asof._exprs import internal_name, time_units, within_tolerance
+from temporal_joins.asof.spec import MACRO, AsofSpec
+
+# auto's rule: the same defaults as the macro's vars temporal_joins_broadcast_max_rows(_per_key)
+BROADCAST_MAX_ROWS = 2_000_000
+BROADCAST_MAX_ROWS_PER_KEY = 2
+
+
+def ungroupable_columns(df: DataFrame) -> list[str]:
+    """Columns Spark cannot group by (maps and variants, also nested): broadcast groups by every left column."""
+    return [f.name for f in df.schema.fields
+            if re.search(r"map<|(^|[<,:\s])variant($|[>,\s])", f.dataType.simpleString())]
+
+
+def broadcast_fits(left_df: DataFrame, s: AsofSpec) -> bool:
+    """auto's rule (the macro's _asof_auto_strategy): keyed, groupable, small, few rows per key."""
+    if not s.by or ungroupable_columns(left_df):
+        return False
+    counts = left_df.groupBy(*[F.col(f"`{left}`") for left, _ in s.by]).agg(F.count(F.lit(1)).alias("n"))
+    rows, per_key = counts.agg(F.sum("n"), F.max("n")).first()
+    return (rows or 0) <= BROADCAST_MAX_ROWS and (per_key or 0) <= BROADCAST_MAX_ROWS_PER_KEY
+
+
+def _best_order(s: AsofSpec, lt, rt, rcol):
+    """(aggregate, order column): the winner has the extreme order, as the macro's
+    _asof_candidate_order ranks candidates; exact arithmetic on integral units."""
+    exact_lt, exact_rt = lt, rt
+    if s.kind in ("timestamp", "date", "numeric_integral"):
+        exact_lt, exact_rt = lt.cast("decimal(20,0)"), rt.cast("decimal(20,0)")
+    agg = F.max_by
+    if s.direction == "backward":
+        fields = [rt]
+    elif s.direction == "forward" and not s.order_by:
+        fields, agg = [rt], F.min_by
+    elif s.direction == "forward":
+        fields = [-exact_rt]
+    else:
+        backward_side = exact_rt <= exact_lt
+        fields = [-F.when(backward_side, exact_lt - exact_rt).otherwise(exact_rt - exact_lt),
+                  F.when(backward_side, 1).otherwise(0)]
+    fields += [rcol(o) for o in s.order_by]
+    return agg, (fields[0] if len(fields) == 1 else F.struct(*[f.alias(f"o{i}") for i, f in enumerate(fields)]))
+
+
+def broadcast_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> DataFrame:
+    s.require_by("broadcast", "without keys every right row would be paired with every earlier left row")
+    maps = ungroupable_columns(left_df)
+    if maps:
+        v.fail(MACRO, "engine", "auto, native, arrow when `left_df` has map or variant columns (broadcast groups by "
+               "the left columns, and maps cannot be grouped)", s.engine, f"left column `{maps[0]}` is a map or variant")
+    names = list(left_df.columns) + list(right_df.columns) + [o for _, o in s.right_columns]
+    groups = [internal_name(names, f"__tj_g{i}") for i in range(len(s.left_columns))]
+    values = [internal_name(names, f"__tj_v{i}") for i in range(len(s.right_columns))]
+    order, copy, matches = (internal_name(names, n) for n in ("__tj_order", "__tj_copy", "__tj_matches"))
+
+    def lcol(c):
+        return F.col(f"__tj_l.`{c}`")
+
+    def rcol(c):
+        return F.col(f"__tj_r.`{c}`")
+
+    lt = time_units(lcol(s.left_time), s.kind, s.left_type)
+    rt = time_units(rcol(s.right_time), s.kind, s.right_type)
+    strict = not s.allow_exact_matches
+    cond = F.lit(True)
+    for left, right in s.by:
+        cond = cond & (lcol(left) == rcol(right))
+    if s.direction == "backward":
+        cond = cond & ((rt < lt) if strict else (rt <= lt))
+    elif s.direction == "forward":
+        cond = cond & ((rt > lt) if strict else (rt >= lt))
+    else:
+        cond = cond & lt.isNotNull() & rt.isNotNull()
+        if strict:
+            cond = cond & (rt != lt)
+    if s.tolerance is not None:
+        cond = cond & within_tolerance(lt, rt, s)
+    agg, order_col = _best_order(s, lt, rt, rcol)
+
+    candidates = right_df.alias("__tj_r").join(F.broadcast(left_df.alias("__tj_l")), cond, "inner").select(
+        *[lcol(c).alias(g) for c, g in zip(s.left_columns, groups)],
+        order_col.alias(order),
+        *[rcol(src).alias(val) for (src, _), val in zip(s.right_columns, values)],
+        F.lit(0).alias(copy))
+    # one marker row per left row: keeps unmatched rows and counts duplicates
+    markers = left_df.select(
+        *[F.col(f"`{c}`").alias(g) for c, g in zip(s.left_columns, groups)],
+        F.lit(None).cast(candidates.schema[order].dataType).alias(order),
+        *[F.lit(None).cast(candidates.schema[val].dataType).alias(val) for val in values],
+        F.lit(1).alias(copy))
+    best = markers.unionByName(candidates).groupBy(*groups).agg(
+        *[agg(F.col(val), F.col(order)).alias(val) for val in values],
+        F.count(order).alias(matches), F.sum(copy).alias(copy))
+    if s.join_type == "inner":
+        best = best.where(F.col(matches) > 0)
+    best = best.withColumn(copy, F.explode(F.array_repeat(F.lit(0), F.col(copy).cast("int"))))
+    return best.select(*[F.col(g).alias(c) for g, c in zip(groups, s.left_columns)],
+                       *[F.col(val).alias(out) for val, (_, out) in zip(values, s.right_columns)])
