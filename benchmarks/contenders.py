@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import inspect
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
-from tools.dbt_render import PACKAGE_ONLY, render_calls
+from tools import dbt_render
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -64,30 +64,43 @@ def render_calls(left: str = LEFT_VIEW, right: str = RIGHT_VIEW) -> list[dict]:
     """The asof_join calls to render (each strategy, keyed and unkeyed), plus the compile-time
     queries: auto's statistics (keyed) and union's time quantiles (without keys). `left`/`right`
     should be catalog tables: auto can only look up a relation (a one-part name may be a CTE)."""
-    calls = [{"id": "auto_stats:keyed", "macro": "_asof_auto_stats_sql",
-              "kwargs": {"relation_sql": left, "keys": ["id"]}},
-             # union without keys: the quantiles of the right times (its time ranges)
-             {"id": "time_splits:nokey", "macro": "_asof_time_splits_sql",
-              "kwargs": {"relation_sql": right, "right_time": "ts", "kind": "numeric_integral"}}]
+    calls = [
+        {"id": "auto_stats:keyed", "macro": "_asof_auto_stats_sql", "kwargs": {"relation_sql": left, "keys": ["id"]}},
+        # union without keys: the quantiles of the right times (its time ranges)
+        {
+            "id": "time_splits:nokey",
+            "macro": "_asof_time_splits_sql",
+            "kwargs": {"relation_sql": right, "right_time": "ts", "kind": "numeric_integral"},
+        },
+    ]
     for strategy in OUR_STRATEGIES:
         for keyed in (True, False):
             if strategy == "broadcast" and not keyed:
                 continue  # broadcast needs keys (unkeyed it would be a nested loop)
-            calls.append({
-                "id": f"{strategy}:{'keyed' if keyed else 'nokey'}",
-                "macro": "asof_join",
-                "kwargs": {"left": left, "right": right, "left_time": "ts", "right_time": "ts",
-                           "by": ["id"] if keyed else [], "columns": ["ts", "value"], "prefix": "r_",
-                           "strategy": strategy},
-            })
+            calls.append(
+                {
+                    "id": f"{strategy}:{'keyed' if keyed else 'nokey'}",
+                    "macro": "asof_join",
+                    "kwargs": {
+                        "left": left,
+                        "right": right,
+                        "left_time": "ts",
+                        "right_time": "ts",
+                        "by": ["id"] if keyed else [],
+                        "columns": ["ts", "value"],
+                        "prefix": "r_",
+                        "strategy": strategy,
+                    },
+                }
+            )
     return calls
-
-
 
 
 def render_with_dbt(calls: list[dict], scratch: Path | None = None) -> dict[str, str]:
     """Render macro calls through dbt in-process: {id: sql}."""
-    return render_calls(calls, PACKAGE_ONLY, scratch=scratch or Path(tempfile.mkdtemp(prefix="tj_bench_dbt_")))
+    return dbt_render.render_calls(
+        calls, dbt_render.PACKAGE_ONLY, scratch=scratch or Path(tempfile.mkdtemp(prefix="tj_bench_dbt_"))
+    )
 
 
 def _sql_builder(sqls: dict[str, str], strategy: str):
@@ -99,6 +112,7 @@ def _sql_builder(sqls: dict[str, str], strategy: str):
         if strategy in ("auto", "union") and not scenario.keyed:
             spark.sql(sqls["time_splits:nokey"]).collect()
         return spark.sql(sqls[f"{strategy}:{keyed}"])
+
     return build
 
 
@@ -108,10 +122,22 @@ def ours(sqls: dict[str, str]) -> list[Contender]:
     out = []
     for strategy in OUR_STRATEGIES:
         label = "ours auto (default)" if strategy == "auto" else f"ours {strategy}"
-        note = ("asof_join macro SQL rendered by dbt; the time includes its compile-time queries"
-                if strategy in ("auto", "union") else "asof_join macro SQL rendered by dbt")
-        out.append(Contender(label, "ours", "spark", "left", _sql_builder(sqls, strategy), note=note,
-                             keyed_only=strategy == "broadcast"))
+        note = (
+            "asof_join macro SQL rendered by dbt; the time includes its compile-time queries"
+            if strategy in ("auto", "union")
+            else "asof_join macro SQL rendered by dbt"
+        )
+        out.append(
+            Contender(
+                label,
+                "ours",
+                "spark",
+                "left",
+                _sql_builder(sqls, strategy),
+                note=note,
+                keyed_only=strategy == "broadcast",
+            )
+        )
     return out
 
 
@@ -129,21 +155,40 @@ def python_engines() -> list[Contender]:
 
     def make(engine):
         def build(spark, scenario: Scenario):
-            kwargs = {"left_time": "ts", "right_time": "ts", "by": list(scenario.by),
-                      "columns": ["ts", "value"], "prefix": "r_", "engine": engine}
+            kwargs = {
+                "left_time": "ts",
+                "right_time": "ts",
+                "by": list(scenario.by),
+                "columns": ["ts", "value"],
+                "prefix": "r_",
+                "engine": engine,
+            }
             kwargs = {k: v for k, v in kwargs.items() if k in params}
             return fn(spark.table(LEFT_VIEW), spark.table(RIGHT_VIEW), **kwargs).select(*OUTPUT)
+
         return build
 
-    return [Contender(f"ours python {e}", "ours", "spark", "left", make(e), keyed_only=e == "broadcast",
-                      note="temporal_joins.asof.asof_join") for e in engines]
+    return [
+        Contender(
+            f"ours python {e}",
+            "ours",
+            "spark",
+            "left",
+            make(e),
+            keyed_only=e == "broadcast",
+            note="temporal_joins.asof.asof_join",
+        )
+        for e in engines
+    ]
 
 
 # ---------------------------------------------------------------- the thesis, as written
 def _renamed_right(spark):
     from pyspark.sql import functions as F
-    return spark.table(RIGHT_VIEW).select(F.col("id").alias("r_id"), F.col("ts").alias("r_ts"),
-                                          F.col("value").alias("r_value"))
+
+    return spark.table(RIGHT_VIEW).select(
+        F.col("id").alias("r_id"), F.col("ts").alias("r_ts"), F.col("value").alias("r_value")
+    )
 
 
 def thesis_exploding(spark, scenario: Scenario):
@@ -158,8 +203,7 @@ def thesis_exploding(spark, scenario: Scenario):
         condition = condition & c
     combined = left.join(right, condition)
     window = Window.partitionBy(*([left["id"]] if scenario.keyed else []), left["ts"]).orderBy(right["r_ts"].desc())
-    return (combined.withColumn("rn", F.row_number().over(window)).where(F.col("rn") == 1).drop("rn")
-            .select(*OUTPUT))
+    return combined.withColumn("rn", F.row_number().over(window)).where(F.col("rn") == 1).drop("rn").select(*OUTPUT)
 
 
 def thesis_union(spark, scenario: Scenario):
@@ -183,8 +227,11 @@ def thesis_union(spark, scenario: Scenario):
             right_all = right_all.withColumn(c, F.lit(None).cast(left.schema[c].dataType))
     combined = left_all.unionByName(right_all)
     combined = combined.withColumn("combined_ts", F.coalesce(F.col("ts"), F.col("r_ts")))
-    window = (Window.orderBy("combined_ts", "df_index").partitionBy(*partition)
-              .rowsBetween(Window.unboundedPreceding, Window.currentRow))
+    window = (
+        Window.orderBy("combined_ts", "df_index")
+        .partitionBy(*partition)
+        .rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    )
     as_of = combined
     for c in right_prefixed.columns:
         as_of = as_of.withColumn(c, F.last(as_of[c], ignorenulls=True).over(window))
@@ -195,8 +242,10 @@ def thesis_union(spark, scenario: Scenario):
 def spark_sortmerge_asof(spark, scenario: Scenario):
     """Spark 4.3's SQL ASOF JOIN, planned as SortMergeAsOfJoin (spark.sql.join.asofJoin.enabled)."""
     on = " on l.id = r.id" if scenario.keyed else ""
-    return spark.sql(f"select l.id, l.ts, l.label, r.ts as r_ts, r.value as r_value from {LEFT_VIEW} as l "
-                     f"left asof join {RIGHT_VIEW} as r match_condition (l.ts >= r.ts){on}")
+    return spark.sql(
+        f"select l.id, l.ts, l.label, r.ts as r_ts, r.value as r_value from {LEFT_VIEW} as l "
+        f"left asof join {RIGHT_VIEW} as r match_condition (l.ts >= r.ts){on}"
+    )
 
 
 def spark_default_rewrite(spark, scenario: Scenario):
@@ -204,8 +253,15 @@ def spark_default_rewrite(spark, scenario: Scenario):
     left = spark.table(LEFT_VIEW)
     right = _renamed_right(spark)
     on = [left["id"] == right["r_id"]] if scenario.keyed else None
-    return (left._joinAsOf(right, leftAsOfColumn=left["ts"], rightAsOfColumn=right["r_ts"], on=on, how="left",
-                           allowExactMatches=True, direction="backward").select(*OUTPUT))
+    return left._joinAsOf(
+        right,
+        leftAsOfColumn=left["ts"],
+        rightAsOfColumn=right["r_ts"],
+        on=on,
+        how="left",
+        allowExactMatches=True,
+        direction="backward",
+    ).select(*OUTPUT)
 
 
 def tempo_asof(spark, scenario: Scenario):
@@ -225,6 +281,7 @@ def tempo_asof(spark, scenario: Scenario):
 # Not joins we ship: hand-written for this benchmark's one query, to measure what the issue's
 # left20 target (our default's peak execution memory within 1.5x of the one-label variant's,
 # where auto picks broadcast) would take. They run only on left20 (benchmarks/README.md, "probes").
+
 
 def probe_lean_union(spark, scenario: Scenario):
     """The union strategy with the narrowest rows it could have: (id, ts, side, value), no structs.
@@ -264,26 +321,46 @@ def probe_slot_assignment(spark, scenario: Scenario):
 
 
 def probes() -> list[Contender]:
-    return [Contender("probe lean union", "probe", "spark", "left", probe_lean_union, only={"left20"},
-                      note="union with (id, ts, side, value) rows: what any sort of both sides costs at least"),
-            Contender("probe slot assignment", "probe", "spark", "left", probe_slot_assignment, only={"left20"},
-                      note="each right row to one left slot (broadcast of left times), hash aggregate, per-id pick")]
+    return [
+        Contender(
+            "probe lean union",
+            "probe",
+            "spark",
+            "left",
+            probe_lean_union,
+            only={"left20"},
+            note="union with (id, ts, side, value) rows: what any sort of both sides costs at least",
+        ),
+        Contender(
+            "probe slot assignment",
+            "probe",
+            "spark",
+            "left",
+            probe_slot_assignment,
+            only={"left20"},
+            note="each right row to one left slot (broadcast of left times), hash aggregate, per-id pick",
+        ),
+    ]
 
 
 # ---------------------------------------------------------------- DuckDB, the single-node reference
 def duckdb_sql(scenario: Scenario, join: str = "left") -> str:
     on = "l.id = r.id and l.ts >= r.ts" if scenario.keyed else "l.ts >= r.ts"
     kind = "asof left join" if join == "left" else "asof join"
-    return (f"select l.id, l.ts, l.label, r.ts as r_ts, r.value as r_value "
-            f"from read_parquet('{scenario.left_files}') as l {kind} read_parquet('{scenario.right_glob}') as r on {on}")
+    return (
+        f"select l.id, l.ts, l.label, r.ts as r_ts, r.value as r_value "
+        f"from read_parquet('{scenario.left_files}') as l {kind} read_parquet('{scenario.right_glob}') as r on {on}"
+    )
 
 
 def checksum_sql(source: str, with_value: bool = True) -> str:
     """One row that touches every output column; the same text runs on Spark and DuckDB.
     Values are summed as rounded integers so the sum is exact in any order."""
     value = "sum(cast(round(r_value * 1000000) as bigint))" if with_value else "cast(0 as bigint)"
-    return (f"select count(*) as n_rows, count(r_ts) as n_matched, sum(id) as s_id, sum(ts) as s_ts, "
-            f"sum(label) as s_label, sum(r_ts) as s_rts, {value} as s_value from ({source}) as q")
+    return (
+        f"select count(*) as n_rows, count(r_ts) as n_matched, sum(id) as s_id, sum(ts) as s_ts, "
+        f"sum(label) as s_label, sum(r_ts) as s_rts, {value} as s_value from ({source}) as q"
+    )
 
 
 def tempo_status() -> str | None:
@@ -304,15 +381,41 @@ def all_contenders(sqls: dict[str, str]) -> tuple[list[Contender], list[str]]:
         notes.append("Python fallback engines: temporal_joins.asof.asof_join not found in this checkout")
     found += engines
     found += [
-        Contender("thesis exploding", "thesis", "spark", "inner", thesis_exploding,
-                  note="Listing A.1 as written: an inner join (unmatched left rows dropped)"),
-        Contender("thesis union", "thesis", "spark", "left", thesis_union,
-                  note="Listing A.2 as written: one LAST window per right column"),
-        Contender("spark SortMergeAsOfJoin", "spark", "spark", "left", spark_sortmerge_asof,
-                  note="SQL LEFT ASOF JOIN ... MATCH_CONDITION, spark.sql.join.asofJoin.enabled=true"),
-        Contender("spark default rewrite", "spark", "spark", "left", spark_default_rewrite, max_n=1_000,
-                  only={"asc"}, note="DataFrame._joinAsOf, sortMergeAsOfJoin disabled: a cartesian-like rewrite "
-                  "(distinct left times x right rows), so only at small N in the asc scenario"),
+        Contender(
+            "thesis exploding",
+            "thesis",
+            "spark",
+            "inner",
+            thesis_exploding,
+            note="Listing A.1 as written: an inner join (unmatched left rows dropped)",
+        ),
+        Contender(
+            "thesis union",
+            "thesis",
+            "spark",
+            "left",
+            thesis_union,
+            note="Listing A.2 as written: one LAST window per right column",
+        ),
+        Contender(
+            "spark SortMergeAsOfJoin",
+            "spark",
+            "spark",
+            "left",
+            spark_sortmerge_asof,
+            note="SQL LEFT ASOF JOIN ... MATCH_CONDITION, spark.sql.join.asofJoin.enabled=true",
+        ),
+        Contender(
+            "spark default rewrite",
+            "spark",
+            "spark",
+            "left",
+            spark_default_rewrite,
+            max_n=1_000,
+            only={"asc"},
+            note="DataFrame._joinAsOf, sortMergeAsOfJoin disabled: a cartesian-like rewrite "
+            "(distinct left times x right rows), so only at small N in the asc scenario",
+        ),
     ]
     why = tempo_status()
     if why is None:

@@ -194,8 +194,10 @@ def ensure(n: int, variant: str, log=print) -> Files:
         hot = int(round(total * HOT_SHARE / (1 - HOT_SHARE)))
         rng = _rng(n, 999_999, salt=11)
         hts = np.sort(rng.choice(MAX_TS + 1, size=min(hot, MAX_TS + 1), replace=False)).astype(np.int64)
-        hot_table = pa.table({"id": np.full(len(hts), HOT_ID, dtype=np.int64), "ts": hts,
-                              "value": rng.normal(0.0, 1.0, len(hts))}, schema=RIGHT_SCHEMA)
+        hot_table = pa.table(
+            {"id": np.full(len(hts), HOT_ID, dtype=np.int64), "ts": hts, "value": rng.normal(0.0, 1.0, len(hts))},
+            schema=RIGHT_SCHEMA,
+        )
         pq.write_table(hot_table, d / "right" / "part-00000.parquet")
         _finish(d)
     return files(n, variant)
@@ -209,6 +211,11 @@ def ensure_bucketed(spark, n: int, buckets: int, database: str, log=print) -> tu
     for name, path in zip(names, (str(src.left), str(src.right))):
         if not spark.catalog.tableExists(name):
             log(f"writing bucketed table {name} ...")
-            (spark.read.parquet(path).write.bucketBy(buckets, "id").sortBy("id", "ts")
-             .mode("overwrite").saveAsTable(name))
+            (
+                spark.read.parquet(path)
+                .write.bucketBy(buckets, "id")
+                .sortBy("id", "ts")
+                .mode("overwrite")
+                .saveAsTable(name)
+            )
     return names

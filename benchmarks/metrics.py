@@ -18,8 +18,14 @@ import time
 import urllib.request
 from pathlib import Path
 
-STAGE_SUMS = ("peakExecutionMemory", "shuffleWriteBytes", "memoryBytesSpilled", "diskBytesSpilled",
-              "executorRunTime", "inputBytes")
+STAGE_SUMS = (
+    "peakExecutionMemory",
+    "shuffleWriteBytes",
+    "memoryBytesSpilled",
+    "diskBytesSpilled",
+    "executorRunTime",
+    "inputBytes",
+)
 
 
 def reset_peak_rss(pid: int) -> bool:
@@ -65,7 +71,10 @@ class StageSource:
         if self.kind == "rest":
             return self._get("/stages")
         s = self._store
-        default = lambda i: getattr(s, f"stageList$default${i}")()  # Scala default arguments
+
+        def default(i):  # Scala default arguments
+            return getattr(s, f"stageList$default${i}")()
+
         seq = s.stageList(None, default(2), default(3), default(4), default(5))
         return json.loads(self._mapper.writeValueAsString(seq))
 
@@ -85,9 +94,9 @@ class StageSource:
         tracker = self.sc.statusTracker()
         deadline = time.time() + timeout
         while time.time() < deadline:
-            if not tracker.getActiveJobsIds() and not tracker.getActiveStageIds():
-                if all(st["status"] != "ACTIVE" for st in self.stages()):
-                    return
+            idle = not tracker.getActiveJobsIds() and not tracker.getActiveStageIds()
+            if idle and all(st["status"] != "ACTIVE" for st in self.stages()):
+                return
             time.sleep(0.1)
 
     def run_metrics(self, after_stage_id: int) -> dict:
@@ -110,9 +119,13 @@ class StageSource:
             run_ms = int(task["taskMetrics"]["executorRunTime"])
             if longest is None or run_ms > longest["task_ms"]:
                 stage_ms = int(st.get("executorRunTime", 0) or 0)
-                longest = {"task_ms": run_ms, "stage_id": st["stageId"], "stage_task_ms": stage_ms,
-                           "stage_tasks": int(st.get("numCompleteTasks", 0) or 0),
-                           "shuffle_read_stage": bool(shuffled),
-                           "share": (run_ms / stage_ms) if stage_ms else 1.0}
+                longest = {
+                    "task_ms": run_ms,
+                    "stage_id": st["stageId"],
+                    "stage_task_ms": stage_ms,
+                    "stage_tasks": int(st.get("numCompleteTasks", 0) or 0),
+                    "shuffle_read_stage": bool(shuffled),
+                    "share": (run_ms / stage_ms) if stage_ms else 1.0,
+                }
         out["longest_task"] = longest
         return out

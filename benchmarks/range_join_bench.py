@@ -41,7 +41,8 @@ def make_tables(spark, n_events, n_measurements):
     if ev.split(".")[1] not in existing:
         spark.sql(f"""create table {ev} using parquet as
             select id as eid, timestamp_seconds({T0} - 10 * id) as event_time,
-                   element_at(array('LoginEvent', 'PurchaseEvent', 'DetailsUpdateEvent'), cast(rand(1) * 3 as int) + 1) as event_type
+                   element_at(array('LoginEvent', 'PurchaseEvent', 'DetailsUpdateEvent'),
+                              cast(rand(1) * 3 as int) + 1) as event_type
             from range(0, {n_events})""")
     if ms.split(".")[1] not in existing:
         spark.sql(f"""create table {ms} using parquet as
@@ -77,8 +78,16 @@ def uptime():
 
 
 def calls_for(ev, ms, strategy, bin_size=None, tag=""):
-    kwargs = {"left": ev, "right": ms, "left_time": "event_time", "right_time": "measurement_time",
-              "lower": WINDOW, "lower_inclusive": False, "upper_inclusive": True, "strategy": strategy}
+    kwargs = {
+        "left": ev,
+        "right": ms,
+        "left_time": "event_time",
+        "right_time": "measurement_time",
+        "lower": WINDOW,
+        "lower_inclusive": False,
+        "upper_inclusive": True,
+        "strategy": strategy,
+    }
     if bin_size is not None:
         kwargs["bin_size"] = bin_size
     return {"id": f"{strategy}{tag}|{ev}|{ms}", "macro": "range_join", "kwargs": kwargs}
@@ -92,7 +101,12 @@ def main():
     args = parser.parse_args()
 
     if args.quick:
-        naive_sizes, bucketed_sizes, headline, sweep = [10_000, 20_000], [10_000, 100_000, 500_000], (60_000, 6_000), (60_000, 6_000)
+        naive_sizes, bucketed_sizes, headline, sweep = (
+            [10_000, 20_000],
+            [10_000, 100_000, 500_000],
+            (60_000, 6_000),
+            (60_000, 6_000),
+        )
     else:
         naive_sizes = [10_000, 20_000, 50_000, 80_000, 130_000]
         bucketed_sizes = [10_000, 20_000, 50_000, 80_000, 130_000, 500_000, 1_000_000, 2_000_000]
@@ -108,21 +122,33 @@ def main():
     for n in bucketed_sizes:
         calls.append(calls_for(*tables[(n, n)], "bucketed"))
     calls += [calls_for(*tables[headline], "naive"), calls_for(*tables[headline], "bucketed")]
-    bins = [("W/10", "3 seconds"), ("W", "30 seconds"), ("10W", "300 seconds"), ("100W", "3000 seconds"), ("1000W", "30000 seconds")]
+    bins = [
+        ("W/10", "3 seconds"),
+        ("W", "30 seconds"),
+        ("10W", "300 seconds"),
+        ("100W", "3000 seconds"),
+        ("1000W", "30000 seconds"),
+    ]
     for label, b in bins:
         calls.append(calls_for(*tables[sweep], "bucketed", b, tag=label))
     sql = render_calls(calls)
 
-    lines = [f"# Range join benchmark ({'quick' if args.quick else 'full'})", "",
-             f"local[2], shuffle partitions 4, driver memory {os.environ.get('TEMPORAL_JOINS_DRIVER_MEMORY', '4g')}; "
-             f"trailing window (t - {WINDOW}, t]; each run counts the output and checksums the pairs.", ""]
+    lines = [
+        f"# Range join benchmark ({'quick' if args.quick else 'full'})",
+        "",
+        f"local[2], shuffle partitions 4, driver memory {os.environ.get('TEMPORAL_JOINS_DRIVER_MEMORY', '4g')}; "
+        f"trailing window (t - {WINDOW}, t]; each run counts the output and checksums the pairs.",
+        "",
+    ]
 
     def table(title, header, rows):
         lines.extend([f"## {title}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)])
         lines.extend("| " + " | ".join(str(c) for c in r) + " |" for r in rows)
         lines.append("")
 
-    fmt = lambda s: "timeout" if s is None else f"{s:.2f}"
+    def fmt(seconds):
+        return "timeout" if seconds is None else f"{seconds:.2f}"
+
     # warm the JVM up (code generation, class loading) so the first timed row is not penalised
     warm = min(bucketed_sizes)
     run(spark, sql[f"bucketed|{tables[(warm, warm)][0]}|{tables[(warm, warm)][1]}"], args.timeout)
@@ -137,10 +163,21 @@ def main():
         if naive[0] is not None and bucketed[0] is not None:
             assert (naive[1], naive[2]) == (bucketed[1], bucketed[2]), (n, naive, bucketed)
         speedup = f"{naive[0] / bucketed[0]:.1f}x" if naive[0] and bucketed[0] else ""
-        rows.append([f"{n:,}", fmt(naive[0]) if n in naive_sizes else "", fmt(bucketed[0]) if n in bucketed_sizes else "",
-                     speedup, f"{(naive[1] or bucketed[1] or 0):,}"])
+        rows.append(
+            [
+                f"{n:,}",
+                fmt(naive[0]) if n in naive_sizes else "",
+                fmt(bucketed[0]) if n in bucketed_sizes else "",
+                speedup,
+                f"{(naive[1] or bucketed[1] or 0):,}",
+            ]
+        )
         print(rows[-1], flush=True)
-    table("Seed 000's table: n events x n measurements", ["rows per side", "naive s", "bucketed s", "speed-up", "output rows"], rows)
+    table(
+        "Seed 000's table: n events x n measurements",
+        ["rows per side", "naive s", "bucketed s", "speed-up", "output rows"],
+        rows,
+    )
     lines.append(f"Load: before `{load_before}`; after `{uptime()}`")
     lines.append("")
 
@@ -151,9 +188,16 @@ def main():
     naive = run(spark, sql[f"naive|{ev}|{ms}"], args.timeout)
     if naive[0] is not None:
         assert (naive[1], naive[2]) == (bucketed[1], bucketed[2]), (naive, bucketed)
-    ratio = f"{naive[0] / bucketed[0]:.1f}x" if naive[0] else f"> {args.timeout / bucketed[0]:.1f}x (naive cancelled at {args.timeout:.0f} s)"
-    table(f"{headline[0]:,} events x {headline[1]:,} measurements", ["naive s", "bucketed s", "speed-up", "output rows"],
-          [[fmt(naive[0]), fmt(bucketed[0]), ratio, f"{bucketed[1]:,}"]])
+    ratio = (
+        f"{naive[0] / bucketed[0]:.1f}x"
+        if naive[0]
+        else f"> {args.timeout / bucketed[0]:.1f}x (naive cancelled at {args.timeout:.0f} s)"
+    )
+    table(
+        f"{headline[0]:,} events x {headline[1]:,} measurements",
+        ["naive s", "bucketed s", "speed-up", "output rows"],
+        [[fmt(naive[0]), fmt(bucketed[0]), ratio, f"{bucketed[1]:,}"]],
+    )
     lines.append(f"Load: before `{load_before}`; after `{uptime()}`")
     lines.append("")
     print(lines[-4], flush=True)
@@ -166,7 +210,9 @@ def main():
         s, n, checksum = run(spark, sql[f"bucketed{label}|{ev}|{ms}"], args.timeout)
         rows.append([label, b, fmt(s), f"{n:,}" if n is not None else ""])
         print(rows[-1], flush=True)
-    table(f"Bin sweep, {sweep[0]:,} x {sweep[1]:,}, W = {WINDOW}", ["bin", "bin_size", "bucketed s", "output rows"], rows)
+    table(
+        f"Bin sweep, {sweep[0]:,} x {sweep[1]:,}, W = {WINDOW}", ["bin", "bin_size", "bucketed s", "output rows"], rows
+    )
     lines.append(f"Load: before `{load_before}`; after `{uptime()}`")
 
     text = "\n".join(lines) + "\n"

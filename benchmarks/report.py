@@ -37,19 +37,27 @@ def code_version() -> str | None:
     package or the benchmark code differ from it; None outside a git checkout."""
     repo = Path(__file__).resolve().parents[1]
     try:
-        head = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-        changed = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--", "macros", "src",
-                                  "benchmarks/*.py", "tools"], capture_output=True, text=True,
-                                 check=True).stdout.strip()
+        head = subprocess.run(
+            ["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        changed = subprocess.run(
+            ["git", "-C", str(repo), "status", "--porcelain", "--", "macros", "src", "benchmarks/*.py", "tools"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return None
     return head + ("+changes" if changed else "")
 
 
 def machine(spark=None) -> dict:
-    info = {"host": platform.node(), "os": f"{platform.system()} {platform.release()}",
-            "python": platform.python_version(), "cpus": os.cpu_count()}
+    info = {
+        "host": platform.node(),
+        "os": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+    }
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
@@ -63,6 +71,7 @@ def machine(spark=None) -> dict:
     try:
         import duckdb
         import pyspark
+
         info["pyspark"] = pyspark.__version__
         info["duckdb"] = duckdb.__version__
     except ImportError:
@@ -70,9 +79,11 @@ def machine(spark=None) -> dict:
     if spark is not None:
         conf = spark.sparkContext.getConf()
         info["java"] = spark._jvm.java.lang.System.getProperty("java.version")
-        info["spark"] = (f"master {conf.get('spark.master')}, driver memory {conf.get('spark.driver.memory', '?')}, "
-                         f"shuffle partitions {spark.conf.get('spark.sql.shuffle.partitions')}, "
-                         f"AQE {spark.conf.get('spark.sql.adaptive.enabled')}")
+        info["spark"] = (
+            f"master {conf.get('spark.master')}, driver memory {conf.get('spark.driver.memory', '?')}, "
+            f"shuffle partitions {spark.conf.get('spark.sql.shuffle.partitions')}, "
+            f"AQE {spark.conf.get('spark.sql.adaptive.enabled')}"
+        )
     return info
 
 
@@ -118,20 +129,26 @@ def targets(records) -> list[str]:
             continue
         if fastest:
             ratio = fastest["elapsed_s"] / mine["elapsed_s"]
-            lines.append(f"- asc N={n:,}: `{name}` {_secs(mine['elapsed_s'])} s vs fastest peer "
-                         f"`{fastest['contender']}` {_secs(fastest['elapsed_s'])} s: **{ratio:.2f}x faster** "
-                         f"(target >= 1.5x: {'met' if ratio >= 1.5 else 'missed'})")
+            lines.append(
+                f"- asc N={n:,}: `{name}` {_secs(mine['elapsed_s'])} s vs fastest peer "
+                f"`{fastest['contender']}` {_secs(fastest['elapsed_s'])} s: **{ratio:.2f}x faster** "
+                f"(target >= 1.5x: {'met' if ratio >= 1.5 else 'missed'})"
+            )
         if duck:
             ratio = mine["elapsed_s"] / duck["elapsed_s"]
-            lines.append(f"- asc N={n:,}: `{name}` / DuckDB = **{ratio:.2f}x** DuckDB's time "
-                         f"(aim <= 4x: {'met' if ratio <= 4 else 'missed'})")
+            lines.append(
+                f"- asc N={n:,}: `{name}` / DuckDB = **{ratio:.2f}x** DuckDB's time "
+                f"(aim <= 4x: {'met' if ratio <= 4 else 'missed'})"
+            )
     for n20 in sorted({r["n"] for r in records if r["scenario"] == "left20"}):
         a, b = _ok(records, "asc", n20, ours), _ok(records, "left20", n20, ours)
         if a and b and a.get("peak_execution_memory"):
             ratio = b["peak_execution_memory"] / a["peak_execution_memory"]
-            lines.append(f"- left20 N={n20:,}: `{ours}` peak execution memory {_human(b['peak_execution_memory'])} "
-                         f"vs {_human(a['peak_execution_memory'])} with one left row per id: **{ratio:.2f}x** "
-                         f"(target <= 1.5x: {'met' if ratio <= 1.5 else 'missed'})")
+            lines.append(
+                f"- left20 N={n20:,}: `{ours}` peak execution memory {_human(b['peak_execution_memory'])} "
+                f"vs {_human(a['peak_execution_memory'])} with one left row per id: **{ratio:.2f}x** "
+                f"(target <= 1.5x: {'met' if ratio <= 1.5 else 'missed'})"
+            )
     for nh in sorted({r["n"] for r in records if r["scenario"] == "hotkey"}):
         parts = []
         for r in records:
@@ -157,8 +174,10 @@ def _share(lt: dict) -> str:
 def table(records, scenario, n) -> list[str]:
     rows = [r for r in records if r["scenario"] == scenario and r["n"] == n]
     ours = _ok(records, scenario, n, default_name(records) or "")
-    head = ("| contender | status | correct | elapsed s, median (min–max; runs) | x ours default | peak exec memory "
-            "| shuffle written | memory spill | disk spill | peak RSS | longest task / its stage | rows |")
+    head = (
+        "| contender | status | correct | elapsed s, median (min–max; runs) | x ours default | peak exec memory "
+        "| shuffle written | memory spill | disk spill | peak RSS | longest task / its stage | rows |"
+    )
     out = [head, "|" + "---|" * 12]
     for r in rows:
         if r.get("status") == "ok":
@@ -168,24 +187,30 @@ def table(records, scenario, n) -> list[str]:
             spark = r["engine"] == "spark"
             warm = sum(1 for run in r.get("runs", []) if run.get("warmup"))
             runs = f"{r.get('timed_runs', '?')} timed" + (f" + {warm} warm-up" if warm else ", no warm-up")
-            out.append(f"| {r['contender']} | ok | {'yes' if r['correct'] else '**NO**'} | {_secs(r['elapsed_s'])} "
-                       f"({_secs(r['elapsed_min_s'])}–{_secs(r['elapsed_max_s'])}; {runs}) | {ratio} "
-                       f"| {_human(r['peak_execution_memory']) if spark else '–'} "
-                       f"| {_human(r['shuffle_write_bytes']) if spark else '–'} "
-                       f"| {_human(r['memory_spill_bytes']) if spark else '–'} "
-                       f"| {_human(r['disk_spill_bytes']) if spark else '–'} | {_human(r['peak_rss'])} | {lts} "
-                       f"| {r['rows']:,} |")
+            out.append(
+                f"| {r['contender']} | ok | {'yes' if r['correct'] else '**NO**'} | {_secs(r['elapsed_s'])} "
+                f"({_secs(r['elapsed_min_s'])}–{_secs(r['elapsed_max_s'])}; {runs}) | {ratio} "
+                f"| {_human(r['peak_execution_memory']) if spark else '–'} "
+                f"| {_human(r['shuffle_write_bytes']) if spark else '–'} "
+                f"| {_human(r['memory_spill_bytes']) if spark else '–'} "
+                f"| {_human(r['disk_spill_bytes']) if spark else '–'} | {_human(r['peak_rss'])} | {lts} "
+                f"| {r['rows']:,} |"
+            )
         elif r.get("status") == "skipped":
             out.append(f"| {r['contender']} | skipped: {r['why']} |" + " |" * 10)
         else:
-            out.append(f"| {r['contender']} | {r.get('status')}: {r.get('error', '')[:120].replace('|', '/')} |"
-                       + " |" * 10)
+            out.append(
+                f"| {r['contender']} | {r.get('status')}: {r.get('error', '')[:120].replace('|', '/')} |" + " |" * 10
+            )
     load = rows[0].get("load_before", "?") if rows else "?"
     load_after = rows[0].get("load_after", "?") if rows else "?"
     commits = sorted({r["commit"] for r in rows if r.get("commit")})
     code = f" Code at commit {', '.join(commits)}." if commits else ""
-    return ([f"### {scenario}, N = {n:,}", "", f"Load average (1/5/15 min) before: {load}; after: {load_after}.{code}", ""]
-            + out + [""])
+    return (
+        [f"### {scenario}, N = {n:,}", "", f"Load average (1/5/15 min) before: {load}; after: {load_after}.{code}", ""]
+        + out
+        + [""]
+    )
 
 
 def plots(out: Path, records) -> list[str]:
@@ -202,8 +227,11 @@ def plots(out: Path, records) -> list[str]:
         fig, axes = plt.subplots(1, len(scen), figsize=(5.5 * len(scen), 4.5), squeeze=False)
         for ax, s in zip(axes[0], scen):
             for name in names:
-                pts = sorted((r["n"], r["elapsed_s"]) for r in records
-                             if r["scenario"] == s and r["contender"] == name and r.get("status") == "ok")
+                pts = sorted(
+                    (r["n"], r["elapsed_s"])
+                    for r in records
+                    if r["scenario"] == s and r["contender"] == name and r.get("status") == "ok"
+                )
                 if pts:
                     ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name, color=colors[name])
             ax.set_xscale("log")
@@ -224,8 +252,10 @@ def plots(out: Path, records) -> list[str]:
         spark_names = [n for n in names if any(r["contender"] == n for r in asc)]
         fig, axes = plt.subplots(1, 2, figsize=(13, 4.5))
         width = 0.8 / max(1, len(spark_names))
-        for ax, key, title in ((axes[0], "peak_execution_memory", "peak execution memory (sum over tasks)"),
-                               (axes[1], "shuffle_write_bytes", "shuffle bytes written")):
+        for ax, key, title in (
+            (axes[0], "peak_execution_memory", "peak execution memory (sum over tasks)"),
+            (axes[1], "shuffle_write_bytes", "shuffle bytes written"),
+        ):
             for i, name in enumerate(spark_names):
                 vals = []
                 for n in ns:
@@ -260,27 +290,47 @@ def write(out: Path, new_records, *, notes=(), command="", spark=None, sqls=None
     info = {**(machine_info or {}), **machine(spark)}
     (out / "results.json").write_text(json.dumps({"machine": info, "records": records}, indent=1, default=str))
     if sqls:
-        header = (f"# Our SQL, as rendered at commit {code_version() or '?'} by `{command}`\n\n"
-                  "`auto` is rendered for the last scenario run (its choice depends on the data); tables measured "
-                  "at another commit (see each table's line) may have run other SQL.")
-        (out / "ours_sql.md").write_text("\n\n".join([header] + [f"### {k}\n\n```sql\n{v}\n```"
-                                                                 for k, v in sorted(sqls.items())]))
+        header = (
+            f"# Our SQL, as rendered at commit {code_version() or '?'} by `{command}`\n\n"
+            "`auto` is rendered for the last scenario run (its choice depends on the data); tables measured "
+            "at another commit (see each table's line) may have run other SQL."
+        )
+        (out / "ours_sql.md").write_text(
+            "\n\n".join([header] + [f"### {k}\n\n```sql\n{v}\n```" for k, v in sorted(sqls.items())])
+        )
     images = plots(out, records)
-    lines = ["# As-of join benchmark results", "",
-             f"Written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `{command}`.", "",
-             "## Machine", ""] + [f"- {k}: {v}" for k, v in info.items()] + [
-             "", "Each contender: warm-up runs (discarded; one by default), then the median of the timed runs (three by "
-             "default; each table says how many a record had). Elapsed time is one "
-             "checksum query over the join output (rows read from parquet, joined, every output column summed); the "
-             "checksum is compared with DuckDB's ASOF JOIN on the same files. Peak execution memory, shuffle and "
-             "spill are sums over the run's stages (Spark's monitoring REST API); peak RSS is the JVM's (DuckDB: this "
-             "process's) high-water mark during the run.", "", "## Targets (issue 6, item 5)", ""] + targets(records) + [""]
+    lines = (
+        [
+            "# As-of join benchmark results",
+            "",
+            f"Written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `{command}`.",
+            "",
+            "## Machine",
+            "",
+        ]
+        + [f"- {k}: {v}" for k, v in info.items()]
+        + [
+            "",
+            "Each contender: warm-up runs (discarded; one by default), then the median of the timed runs (three by "
+            "default; each table says how many a record had). Elapsed time is one "
+            "checksum query over the join output (rows read from parquet, joined, every output column summed); the "
+            "checksum is compared with DuckDB's ASOF JOIN on the same files. Peak execution memory, shuffle and "
+            "spill are sums over the run's stages (Spark's monitoring REST API); peak RSS is the JVM's (DuckDB: this "
+            "process's) high-water mark during the run.",
+            "",
+            "## Targets (issue 6, item 5)",
+            "",
+        ]
+        + targets(records)
+        + [""]
+    )
     if notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
     lines += ["## Tables", ""]
     order = {"asc": 0, "desc": 1, "random": 2, "left20": 3, "hotkey": 4, "nokey": 5}
-    for scenario, n in sorted({(r["scenario"], r["n"]) for r in records},
-                              key=lambda sn: (order.get(sn[0], 6), sn[0], sn[1])):
+    for scenario, n in sorted(
+        {(r["scenario"], r["n"]) for r in records}, key=lambda sn: (order.get(sn[0], 6), sn[0], sn[1])
+    ):
         lines += table(records, scenario, n)
     lines += ["## Plots", ""] + [f"![{i}]({i})" for i in images] + [""]
     (out / "RESULTS.md").write_text("\n".join(lines))

@@ -34,11 +34,25 @@ BUCKETS = (20, 40, 80, 160)
 # {scenario: [N, ...]} per size preset
 SIZES = {
     "smoke": {"asc": [300], "desc": [300], "left20": [300], "hotkey": [300], "nokey": [300], "bucketed4": [300]},
-    "quick": {"asc": [1_000, 10_000, 100_000], "desc": [10_000], "random": [10_000], "left20": [10_000],
-              "hotkey": [10_000], "nokey": [10_000], "bucketed20": [10_000], "bucketed160": [10_000]},
-    "full": {"asc": [1_000, 10_000, 100_000, 1_000_000], "desc": [100_000], "random": [100_000],
-             "left20": [100_000, 1_000_000], "hotkey": [100_000, 1_000_000], "nokey": [100_000, 1_000_000],
-             **{f"bucketed{b}": [100_000] for b in BUCKETS}},
+    "quick": {
+        "asc": [1_000, 10_000, 100_000],
+        "desc": [10_000],
+        "random": [10_000],
+        "left20": [10_000],
+        "hotkey": [10_000],
+        "nokey": [10_000],
+        "bucketed20": [10_000],
+        "bucketed160": [10_000],
+    },
+    "full": {
+        "asc": [1_000, 10_000, 100_000, 1_000_000],
+        "desc": [100_000],
+        "random": [100_000],
+        "left20": [100_000, 1_000_000],
+        "hotkey": [100_000, 1_000_000],
+        "nokey": [100_000, 1_000_000],
+        **{f"bucketed{b}": [100_000] for b in BUCKETS},
+    },
 }
 
 
@@ -52,9 +66,19 @@ def spark_settings(name: str) -> dict[str, str]:
 
 
 class Bench:
-    def __init__(self, spark, sqls: dict[str, str], *, repeats: int = 3, warmup: int = 1, timeout: float = 600,
-                 shuffle_partitions: int = 200, database: str = "tj_bench", log=print,
-                 duckdb_memory: str = "4GB"):
+    def __init__(
+        self,
+        spark,
+        sqls: dict[str, str],
+        *,
+        repeats: int = 3,
+        warmup: int = 1,
+        timeout: float = 600,
+        shuffle_partitions: int = 200,
+        database: str = "tj_bench",
+        log=print,
+        duckdb_memory: str = "4GB",
+    ):
         self.spark = spark
         self.repeats, self.warmup, self.timeout = repeats, warmup, timeout
         self.database = database
@@ -75,8 +99,9 @@ class Bench:
         files = generate.ensure(n, variant, log=self.log)
         scenario = C.Scenario(name, n, [] if name == "nokey" else ["id"], str(files.left), files.right_glob)
         if name.startswith("bucketed"):
-            left_table, right_table = generate.ensure_bucketed(self.spark, n, int(name[len("bucketed"):]),
-                                                               self.database, log=self.log)
+            left_table, right_table = generate.ensure_bucketed(
+                self.spark, n, int(name[len("bucketed") :]), self.database, log=self.log
+            )
         else:
             # catalog tables over the same files: our macro (auto) looks its inputs up
             self.spark.sql(f"create database if not exists {self.database}")
@@ -130,8 +155,12 @@ class Bench:
             self.spark.catalog.dropTempView(view)
             if "error" in box:
                 return {"status": "error", "error": _short(box["error"]), "elapsed_s": elapsed}
-            run = {"status": "ok", "elapsed_s": elapsed, "checksum": _plain(box["row"]),
-                   "peak_rss": metrics.peak_rss(self.jvm_pid)}
+            run = {
+                "status": "ok",
+                "elapsed_s": elapsed,
+                "checksum": _plain(box["row"]),
+                "peak_rss": metrics.peak_rss(self.jvm_pid),
+            }
             run.update(self.stages.run_metrics(before))
             return run
         except Exception as exc:
@@ -170,8 +199,12 @@ class Bench:
                 return {"status": status, "error": _short(exc), "elapsed_s": elapsed}
             finally:
                 timer.cancel()
-            return {"status": "ok", "elapsed_s": time.perf_counter() - start, "checksum": _plain(row),
-                    "peak_rss": metrics.peak_rss(pid)}
+            return {
+                "status": "ok",
+                "elapsed_s": time.perf_counter() - start,
+                "checksum": _plain(row),
+                "peak_rss": metrics.peak_rss(pid),
+            }
         finally:
             con.close()
 
@@ -192,10 +225,17 @@ class Bench:
                 continue
             if contender.only is not None and name not in contender.only:
                 continue  # a scenario-specific contender (the probes): no row elsewhere
-            record = {"scenario": name, "n": n, "contender": contender.name, "family": contender.family,
-                      "engine": contender.engine, "join": contender.join, "note": contender.note,
-                      "commit": self.commit,
-                      "reference": references[contender.join]}
+            record = {
+                "scenario": name,
+                "n": n,
+                "contender": contender.name,
+                "family": contender.family,
+                "engine": contender.engine,
+                "join": contender.join,
+                "note": contender.note,
+                "commit": self.commit,
+                "reference": references[contender.join],
+            }
             why_not = contender.applies(scenario)
             if why_not:
                 record.update(status="skipped", why=why_not)
@@ -203,15 +243,18 @@ class Bench:
                 continue
             runs = []
             for i in range(self.warmup + self.repeats):
-                run = (self._duckdb_run(scenario) if contender.engine == "duckdb"
-                       else self._spark_run(contender, scenario))
+                run = (
+                    self._duckdb_run(scenario) if contender.engine == "duckdb" else self._spark_run(contender, scenario)
+                )
                 run["warmup"] = i < self.warmup
                 if run["status"] == "ok":
                     run["correct"] = run["checksum"] == references[contender.join]
                 runs.append(run)
-                self.log(f"   {contender.name:<26} run {i}: {run['status']} {run.get('elapsed_s', 0):8.2f}s"
-                         + ("" if run.get("correct", True) else "  CHECKSUM MISMATCH")
-                         + (f"  {run.get('error', '')[:160]}" if run["status"] != "ok" else ""))
+                self.log(
+                    f"   {contender.name:<26} run {i}: {run['status']} {run.get('elapsed_s', 0):8.2f}s"
+                    + ("" if run.get("correct", True) else "  CHECKSUM MISMATCH")
+                    + (f"  {run.get('error', '')[:160]}" if run["status"] != "ok" else "")
+                )
                 if run["status"] != "ok":
                     break
             record["runs"] = runs
@@ -229,8 +272,11 @@ def summarise(runs: list[dict]) -> dict:
     failed = [r for r in runs if r["status"] != "ok"]
     timed = [r for r in runs if r["status"] == "ok" and not r["warmup"]]
     if failed:
-        return {"status": failed[0]["status"], "error": failed[0].get("error", ""),
-                "correct": all(r.get("correct", True) for r in runs if r["status"] == "ok")}
+        return {
+            "status": failed[0]["status"],
+            "error": failed[0].get("error", ""),
+            "correct": all(r.get("correct", True) for r in runs if r["status"] == "ok"),
+        }
     if not timed:  # only a warm-up was asked for
         timed = runs
 
@@ -238,14 +284,22 @@ def summarise(runs: list[dict]) -> dict:
         values = [r[key] for r in timed if r.get(key) is not None]
         return statistics.median(values) if values else None
 
-    longest = max((r["longest_task"] for r in timed if r.get("longest_task")), key=lambda t: t["share"],
-                  default=None)
-    return {"status": "ok", "correct": all(r["correct"] for r in runs), "rows": timed[0]["checksum"]["n_rows"],
-            "elapsed_s": med("elapsed_s"), "elapsed_min_s": min(r["elapsed_s"] for r in timed),
-            "elapsed_max_s": max(r["elapsed_s"] for r in timed),
-            "peak_execution_memory": med("peakExecutionMemory"), "shuffle_write_bytes": med("shuffleWriteBytes"),
-            "memory_spill_bytes": med("memoryBytesSpilled"), "disk_spill_bytes": med("diskBytesSpilled"),
-            "peak_rss": med("peak_rss"), "longest_task": longest, "timed_runs": len(timed)}
+    longest = max((r["longest_task"] for r in timed if r.get("longest_task")), key=lambda t: t["share"], default=None)
+    return {
+        "status": "ok",
+        "correct": all(r["correct"] for r in runs),
+        "rows": timed[0]["checksum"]["n_rows"],
+        "elapsed_s": med("elapsed_s"),
+        "elapsed_min_s": min(r["elapsed_s"] for r in timed),
+        "elapsed_max_s": max(r["elapsed_s"] for r in timed),
+        "peak_execution_memory": med("peakExecutionMemory"),
+        "shuffle_write_bytes": med("shuffleWriteBytes"),
+        "memory_spill_bytes": med("memoryBytesSpilled"),
+        "disk_spill_bytes": med("diskBytesSpilled"),
+        "peak_rss": med("peak_rss"),
+        "longest_task": longest,
+        "timed_runs": len(timed),
+    }
 
 
 def _plain(row: dict) -> dict:
@@ -272,13 +326,17 @@ def _loadavg() -> str:
 
 def make_session(driver_memory: str, data_dir: Path, shuffle_partitions: int):
     # bucketed tables need a metastore: a Derby one beside the data, reused across runs
-    return local_session(data_dir / "spark", {
-        "spark.app.name": "temporal_joins benchmark",
-        "spark.ui.enabled": "true", "spark.ui.port": "0",  # the REST API; any free port
-        "spark.ui.showConsoleProgress": "false",
-        "spark.driver.memory": driver_memory,
-        "spark.sql.shuffle.partitions": str(shuffle_partitions),
-    })
+    return local_session(
+        data_dir / "spark",
+        {
+            "spark.app.name": "temporal_joins benchmark",
+            "spark.ui.enabled": "true",
+            "spark.ui.port": "0",  # the REST API; any free port
+            "spark.ui.showConsoleProgress": "false",
+            "spark.driver.memory": driver_memory,
+            "spark.sql.shuffle.partitions": str(shuffle_partitions),
+        },
+    )
 
 
 def main(argv=None) -> int:
@@ -292,12 +350,21 @@ def main(argv=None) -> int:
     p.add_argument("--timeout", type=float, default=900, help="seconds per run before it is cancelled")
     p.add_argument("--shuffle-partitions", type=int, default=200, help="the thesis's setting")
     p.add_argument("--driver-memory", default=os.environ.get("TEMPORAL_JOINS_BENCH_DRIVER_MEMORY", "4g"))
-    p.add_argument("--conf", action="append", metavar="KEY=VALUE",
-                   help="a Spark SQL setting for every run (repeatable), e.g. "
-                   "spark.sql.adaptive.coalescePartitions.enabled=false to see per-task skew on hotkey")
+    p.add_argument(
+        "--conf",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a Spark SQL setting for every run (repeatable), e.g. "
+        "spark.sql.adaptive.coalescePartitions.enabled=false to see per-task skew on hotkey",
+    )
     p.add_argument("--out", type=Path, default=None, help="results directory (default benchmarks/results/<size>)")
-    p.add_argument("--merge-from", type=Path, nargs="+", help="only merge these results directories into --out "
-                   "(their records replace the same scenario, N and contender) and rewrite the report")
+    p.add_argument(
+        "--merge-from",
+        type=Path,
+        nargs="+",
+        help="only merge these results directories into --out "
+        "(their records replace the same scenario, N and contender) and rewrite the report",
+    )
     args = p.parse_args(argv)
 
     out = args.out or RESULTS / args.size
@@ -307,14 +374,30 @@ def main(argv=None) -> int:
             saved = json.loads((d / "results.json").read_text())
             records += saved["records"]
             info = {**saved.get("machine", {}), **info}
-            notes += [line[2:] for line in (d / "RESULTS.md").read_text().split("## Notes")[-1].splitlines()
-                      if line.startswith("- ")] if "## Notes" in (d / "RESULTS.md").read_text() else []
-        report.write(out, records, notes=list(dict.fromkeys(notes)), machine_info=info,
-                     command="python -m benchmarks.run --merge-from " + " ".join(map(str, args.merge_from)))
+            notes += (
+                [
+                    line[2:]
+                    for line in (d / "RESULTS.md").read_text().split("## Notes")[-1].splitlines()
+                    if line.startswith("- ")
+                ]
+                if "## Notes" in (d / "RESULTS.md").read_text()
+                else []
+            )
+        report.write(
+            out,
+            records,
+            notes=list(dict.fromkeys(notes)),
+            machine_info=info,
+            command="python -m benchmarks.run --merge-from " + " ".join(map(str, args.merge_from)),
+        )
         print(f"results: {out}/RESULTS.md")
         return 0
-    plan = [(s, n) for s, ns in SIZES[args.size].items() for n in ns
-            if (not args.scenarios or re.search(args.scenarios, s)) and (not args.n or n in args.n)]
+    plan = [
+        (s, n)
+        for s, ns in SIZES[args.size].items()
+        for n in ns
+        if (not args.scenarios or re.search(args.scenarios, s)) and (not args.n or n in args.n)
+    ]
     only = re.compile(args.contenders) if args.contenders else None
 
     spark = make_session(args.driver_memory, generate.DATA_DIR, args.shuffle_partitions)
@@ -324,8 +407,14 @@ def main(argv=None) -> int:
         spark.conf.set(key.strip(), value.strip())
         conf_notes.append(f"Spark setting for every run: {key.strip()} = {value.strip()}")
     sqls = C.render_with_dbt(C.render_calls(), generate.DATA_DIR / "dbt")
-    bench = Bench(spark, sqls, repeats=args.repeats, warmup=args.warmup, timeout=args.timeout,
-                  shuffle_partitions=args.shuffle_partitions)
+    bench = Bench(
+        spark,
+        sqls,
+        repeats=args.repeats,
+        warmup=args.warmup,
+        timeout=args.timeout,
+        shuffle_partitions=args.shuffle_partitions,
+    )
     bench.notes.extend(conf_notes)
     for note in bench.notes:
         print("note:", note)

@@ -26,8 +26,9 @@ def main() -> int:
     # `dbt show --select` would run a Python model's code as SQL: preview its table instead
     for model in ("demo_pit_auto", "demo_pit_union", "demo_pit_exploding", "demo_pit_python"):
         print(f"\n{model}:")
-        shown = runner.invoke(["show", "--inline", f"select * from {{{{ ref('{model}') }}}} order by id",
-                               "--limit", "8", *COMMON])
+        shown = runner.invoke(
+            ["show", "--inline", f"select * from {{{{ ref('{model}') }}}} order by id", "--limit", "8", *COMMON]
+        )
         if not shown.success:
             return 1
     return 0

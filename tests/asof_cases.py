@@ -42,16 +42,24 @@ class Case:
 
     @property
     def name(self) -> str:
-        return (f"{self.kind}_{self.direction}_{'incl' if self.allow_exact_matches else 'strict'}"
-                f"_{'tol' if self.tolerance else 'notol'}_{self.join_type}{'' if self.order_by else '_noorder'}")
+        return (
+            f"{self.kind}_{self.direction}_{'incl' if self.allow_exact_matches else 'strict'}"
+            f"_{'tol' if self.tolerance else 'notol'}_{self.join_type}{'' if self.order_by else '_noorder'}"
+        )
 
     def kwargs(self, schema: str) -> dict:
         return dict(
-            left=f"{schema}.asof_left_{self.kind}", right=f"{schema}.asof_right_{self.kind}",
-            left_time="t", right_time="t", by="k", direction=self.direction,
+            left=f"{schema}.asof_left_{self.kind}",
+            right=f"{schema}.asof_right_{self.kind}",
+            left_time="t",
+            right_time="t",
+            by="k",
+            direction=self.direction,
             allow_exact_matches=self.allow_exact_matches,
             tolerance=TOLERANCE[self.kind][0] if self.tolerance else None,
-            join_type=self.join_type, prefix="r_", columns=["v", "s", "ob", "rid"],
+            join_type=self.join_type,
+            prefix="r_",
+            columns=["v", "s", "ob", "rid"],
             order_by=["ob", "rid"] if self.order_by else None,
         )
 
@@ -99,8 +107,14 @@ def generate(kind: str, groups: int, seed: int) -> tuple[pd.DataFrame, pd.DataFr
                 left.append(dict(row))  # an exact duplicate left row
         for t in _times(rng, kind, n_right, base):
             rid += 1
-            row = {"k": g, "t": t, "v": float(rng.integers(-50, 50)) / 4, "s": f"r{rid}",
-                   "ob": int(rng.integers(0, 3)), "rid": rid}
+            row = {
+                "k": g,
+                "t": t,
+                "v": float(rng.integers(-50, 50)) / 4,
+                "s": f"r{rid}",
+                "ob": int(rng.integers(0, 3)),
+                "rid": rid,
+            }
             r = rng.random()
             if r < 0.15:
                 row["v"] = None  # a null inside the matched row must stay null
@@ -133,16 +147,20 @@ def spark_rows(df: pd.DataFrame) -> list[tuple]:
     """Plain Python values for spark.createDataFrame (no pandas NA objects)."""
     out = []
     for rec in df.itertuples(index=False, name=None):
-        out.append(tuple(None if (v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v))) else
-                         (int(v) if isinstance(v, np.integer) else float(v) if isinstance(v, np.floating) else v)
-                         for v in rec))
+        out.append(
+            tuple(
+                None
+                if (v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)))
+                else (int(v) if isinstance(v, np.integer) else float(v) if isinstance(v, np.floating) else v)
+                for v in rec
+            )
+        )
     return out
 
 
 def spark_schemas(kind: str) -> tuple[str, str]:
     t = {"bigint": "bigint", "double": "double", "timestamp": "timestamp", "date": "date"}[kind]
-    return (f"k int, t {t}, lid int, lv string",
-            f"k int, t {t}, v double, s string, ob int, rid int")
+    return (f"k int, t {t}, lid int, lv string", f"k int, t {t}, v double, s string, ob int, rid int")
 
 
 def winners_per_time(right: pd.DataFrame) -> pd.DataFrame:
@@ -165,21 +183,32 @@ def oracle_duckdb(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.Dat
     t = _duckdb_type(case.kind)
     con.register("l_df", left)
     con.register("r_df", winners_per_time(right))
-    con.execute(f"create table l as select cast(k as integer) k, cast(t as {t}) t, cast(lid as integer) lid, lv from l_df")
-    con.execute(f"create table r as select cast(k as integer) k, cast(t as {t}) t, v, s, cast(ob as integer) ob, cast(rid as integer) rid from r_df")
+    con.execute(
+        f"create table l as select cast(k as integer) k, cast(t as {t}) t, cast(lid as integer) lid, lv from l_df"
+    )
+    con.execute(
+        f"create table r as select cast(k as integer) k, cast(t as {t}) t, v, s, cast(ob as integer) ob, "
+        "cast(rid as integer) rid from r_df"
+    )
     op = {("backward", True): ">=", ("backward", False): ">", ("forward", True): "<=", ("forward", False): "<"}[
-        (case.direction, case.allow_exact_matches)]
+        (case.direction, case.allow_exact_matches)
+    ]
     on = f"l.k = r.k and l.t {op} r.t"
     if case.tolerance:
         tol = TOLERANCE[case.kind][1]
         if case.kind == "bigint":  # hugeint arithmetic: no overflow at +-2**61
-            gap = "cast(l.t as hugeint) - cast(r.t as hugeint)" if case.direction == "backward" else "cast(r.t as hugeint) - cast(l.t as hugeint)"
+            gap = (
+                "cast(l.t as hugeint) - cast(r.t as hugeint)"
+                if case.direction == "backward"
+                else "cast(r.t as hugeint) - cast(l.t as hugeint)"
+            )
         else:
             gap = "l.t - r.t" if case.direction == "backward" else "r.t - l.t"
         on += f" and {gap} <= {tol}"
     join = "asof left join" if case.join_type == "left" else "asof join"
-    return con.sql(f"select l.k, l.t, l.lid, l.lv, r.t r_t, r.v r_v, r.s r_s, r.ob r_ob, r.rid r_rid "
-                   f"from l {join} r on {on}").df()
+    return con.sql(
+        f"select l.k, l.t, l.lid, l.lv, r.t r_t, r.v r_v, r.s r_s, r.ob r_ob, r.rid r_rid from l {join} r on {on}"
+    ).df()
 
 
 def oracle_pandas(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
@@ -190,8 +219,12 @@ def oracle_pandas(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.Dat
     on_left = left.dropna(subset=["k", "t"]).copy()
     rest = left[left["k"].isna() | left["t"].isna()].copy()
     # plain numpy dtypes for merge_asof: it mis-sorts nullable extension dtypes
-    convert = {"timestamp": pd.to_datetime, "date": pd.to_datetime,
-               "bigint": lambda s: s.astype("int64"), "double": lambda s: s.astype("float64")}[case.kind]
+    convert = {
+        "timestamp": pd.to_datetime,
+        "date": pd.to_datetime,
+        "bigint": lambda s: s.astype("int64"),
+        "double": lambda s: s.astype("float64"),
+    }[case.kind]
     on_left["_on"] = convert(on_left["t"])
     r["_on"] = convert(r["t"])
     on_left["k"] = on_left["k"].astype("int64")
@@ -200,8 +233,13 @@ def oracle_pandas(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.Dat
     if case.kind == "double" and tolerance is not None:
         tolerance = float(tolerance)
     merged = pd.merge_asof(
-        on_left.sort_values("_on"), r.drop(columns=["t"]).sort_values("_on"), on="_on", by="k",
-        direction=case.direction, allow_exact_matches=case.allow_exact_matches, tolerance=tolerance,
+        on_left.sort_values("_on"),
+        r.drop(columns=["t"]).sort_values("_on"),
+        on="_on",
+        by="k",
+        direction=case.direction,
+        allow_exact_matches=case.allow_exact_matches,
+        tolerance=tolerance,
     ).drop(columns="_on")
     out = pd.concat([merged, rest], ignore_index=True)
     if case.join_type == "inner":
@@ -254,8 +292,11 @@ def compare(actual: pd.DataFrame, expected: pd.DataFrame, columns: list[str], ki
     ca, ce = Counter(a), Counter(e)
     only_a = list((ca - ce).elements())[:10]
     only_e = list((ce - ca).elements())[:10]
-    return [f"rows: actual={len(a)} expected={len(e)}"] + [f"only actual:   {r}" for r in only_a] + [
-        f"only expected: {r}" for r in only_e]
+    return (
+        [f"rows: actual={len(a)} expected={len(e)}"]
+        + [f"only actual:   {r}" for r in only_a]
+        + [f"only expected: {r}" for r in only_e]
+    )
 
 
 def _cast_ints(df: pd.DataFrame, kind: str) -> pd.DataFrame:
@@ -288,8 +329,10 @@ def whole_row_mismatches(result: pd.DataFrame, right: pd.DataFrame, kind: str) -
     """Without order_by ties go to any one row: each matched payload must still be one real
     right row of the same key and time (never a mix of rows)."""
     renamed = right.rename(columns={c: f"r_{c}" for c in ["t", "v", "s", "ob", "rid"]})
-    real = {tuple(None if pd.isna(v) else v for v in rec)
-            for rec in _cast_ints(renamed, kind)[["k"] + RIGHT_OUT].itertuples(index=False, name=None)}
+    real = {
+        tuple(None if pd.isna(v) else v for v in rec)
+        for rec in _cast_ints(renamed, kind)[["k"] + RIGHT_OUT].itertuples(index=False, name=None)
+    }
     bad = []
     for rec in _cast_ints(result, kind)[["k"] + RIGHT_OUT].itertuples(index=False, name=None):
         rec = tuple(None if (v is not None and not isinstance(v, str) and pd.isna(v)) else v for v in rec)

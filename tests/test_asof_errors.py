@@ -11,34 +11,92 @@ BASE = REFS + "'label_time', 'feature_time', by='id'"
 
 # (id, arguments, substrings the message must contain)
 CASES = [
-    ("direction", BASE + ", direction='sideways'",
-     ["asof_join", "`direction`", "backward, forward, nearest", "'sideways'"]),
+    (
+        "direction",
+        BASE + ", direction='sideways'",
+        ["asof_join", "`direction`", "backward, forward, nearest", "'sideways'"],
+    ),
     ("join_type", BASE + ", join_type='outer'", ["asof_join", "`join_type`", "left, inner", "'outer'"]),
-    ("strategy", BASE + ", strategy='magic'", ["asof_join", "`strategy`", "auto, union, exploding, broadcast", "'magic'"]),
-    ("broadcast_without_by", REFS + "'label_time', 'feature_time', strategy='broadcast'",
-     ["asof_join", "`by`", "one or more key columns when strategy is broadcast", "Received: []"]),
-    ("missing_left_time", REFS + "right_time='feature_time', by='id'", ["asof_join", "`left_time`", "required", "none"]),
+    (
+        "strategy",
+        BASE + ", strategy='magic'",
+        ["asof_join", "`strategy`", "auto, union, exploding, broadcast", "'magic'"],
+    ),
+    (
+        "broadcast_without_by",
+        REFS + "'label_time', 'feature_time', strategy='broadcast'",
+        ["asof_join", "`by`", "one or more key columns when strategy is broadcast", "Received: []"],
+    ),
+    (
+        "missing_left_time",
+        REFS + "right_time='feature_time', by='id'",
+        ["asof_join", "`left_time`", "required", "none"],
+    ),
     ("missing_right_time", REFS + "'label_time', by='id'", ["asof_join", "`right_time`", "required", "none"]),
-    ("missing_right", "ref('asof_labels'), left_time='label_time', right_time='feature_time'", ["asof_join", "`right`", "required"]),
-    ("allow_exact_matches", BASE + ", allow_exact_matches='yes'",
-     ["asof_join", "`allow_exact_matches`", "true, false", "'yes'"]),
+    (
+        "missing_right",
+        "ref('asof_labels'), left_time='label_time', right_time='feature_time'",
+        ["asof_join", "`right`", "required"],
+    ),
+    (
+        "allow_exact_matches",
+        BASE + ", allow_exact_matches='yes'",
+        ["asof_join", "`allow_exact_matches`", "true, false", "'yes'"],
+    ),
     ("tolerance_negative", REFS + "'id', 'id', tolerance=-5", ["`tolerance`", "non-negative number", "-5"]),
     ("tolerance_malformed", BASE + ", tolerance='5 parsecs'", ["`tolerance`", "interval string", "'5 parsecs'"]),
-    ("tolerance_number_for_timestamp", BASE + ", tolerance=5", ["`tolerance`", "timestamp time columns", "Received: 5."]),
-    ("tolerance_interval_for_number", REFS + "'id', 'id', tolerance='1 day'", ["`tolerance`", "non-negative number", "'1 day'"]),
-    ("tolerance_fraction_of_hours", BASE + ", tolerance='1.5 hours'", ["`tolerance`", "only allowed for seconds", "'1.5 hours'"]),
-    ("tolerance_injection", BASE + ", tolerance='1 day); drop table tj_canary.x; --'",
-     ["`tolerance`", "interval string", "drop table tj_canary.x"]),
-    ("unknown_left_time", REFS + "'nope', 'feature_time', by='id'", ["`left_time`", "column not found", "'nope'", "label_time"]),
-    ("unknown_right_time", REFS + "'label_time', 'nope', by='id'", ["`right_time`", "column not found", "'nope'", "feature_time"]),
-    ("unknown_by", REFS + "'label_time', 'feature_time', by=[['id', 'customer']]", ["`by`", "column not found", "'customer'"]),
+    (
+        "tolerance_number_for_timestamp",
+        BASE + ", tolerance=5",
+        ["`tolerance`", "timestamp time columns", "Received: 5."],
+    ),
+    (
+        "tolerance_interval_for_number",
+        REFS + "'id', 'id', tolerance='1 day'",
+        ["`tolerance`", "non-negative number", "'1 day'"],
+    ),
+    (
+        "tolerance_fraction_of_hours",
+        BASE + ", tolerance='1.5 hours'",
+        ["`tolerance`", "only allowed for seconds", "'1.5 hours'"],
+    ),
+    (
+        "tolerance_injection",
+        BASE + ", tolerance='1 day); drop table tj_canary.x; --'",
+        ["`tolerance`", "interval string", "drop table tj_canary.x"],
+    ),
+    (
+        "unknown_left_time",
+        REFS + "'nope', 'feature_time', by='id'",
+        ["`left_time`", "column not found", "'nope'", "label_time"],
+    ),
+    (
+        "unknown_right_time",
+        REFS + "'label_time', 'nope', by='id'",
+        ["`right_time`", "column not found", "'nope'", "feature_time"],
+    ),
+    (
+        "unknown_by",
+        REFS + "'label_time', 'feature_time', by=[['id', 'customer']]",
+        ["`by`", "column not found", "'customer'"],
+    ),
     ("unknown_columns", BASE + ", columns=['value', 'nope']", ["`columns`", "column not found", "'nope'"]),
     ("unknown_order_by", BASE + ", order_by='nope'", ["`order_by`", "column not found", "'nope'"]),
-    ("time_kinds_differ", REFS + "'label_time', 'version', by='id'",
-     ["`right_time`", "different kinds", "timestamp", "numeric_integral", "'version'"]),
-    ("time_not_temporal", REFS + "'label', 'feature_time', by='id'", ["`left_time`", "numeric, timestamp or date", "'label'"]),
-    ("prefix_collision", BASE + ", columns=['id', 'value']",
-     ["`prefix`", "`id`", "collides with left column `id`", "Received: ''"]),
+    (
+        "time_kinds_differ",
+        REFS + "'label_time', 'version', by='id'",
+        ["`right_time`", "different kinds", "timestamp", "numeric_integral", "'version'"],
+    ),
+    (
+        "time_not_temporal",
+        REFS + "'label', 'feature_time', by='id'",
+        ["`left_time`", "numeric, timestamp or date", "'label'"],
+    ),
+    (
+        "prefix_collision",
+        BASE + ", columns=['id', 'value']",
+        ["`prefix`", "`id`", "collides with left column `id`", "Received: ''"],
+    ),
     ("prefix_injection", BASE + ", prefix='x` from y; --'", ["`prefix`", "letters, digits and underscores"]),
     ("by_injection", REFS + "'label_time', 'feature_time', by='id) or (1=1'", ["`by`", "column name", "'id) or (1=1'"]),
     ("by_shape", REFS + "'label_time', 'feature_time', by=[['id', 'id', 'id']]", ["`by`", "[left, right] pairs"]),
@@ -64,7 +122,11 @@ def test_bad_argument_is_a_compile_error(canary, spark, case_id, args, expected)
 
 @pytest.mark.parametrize("relation", ["asof_labels; drop table tj_canary.x", "a.b.c.d", "no_schema_here.asof_labels"])
 def test_bad_relation_name_is_a_compile_error(canary, spark, relation):
-    sql = ("{{ temporal_joins.asof_join('" + relation + "', ref('asof_features'), 'label_time', 'feature_time', by='id') }}")
+    sql = (
+        "{{ temporal_joins.asof_join('"
+        + relation
+        + "', ref('asof_features'), 'label_time', 'feature_time', by='id') }}"
+    )
     result = canary.compile_inline(sql)
     assert not result.success
     message = canary.failure_message(result)
@@ -73,8 +135,10 @@ def test_bad_relation_name_is_a_compile_error(canary, spark, relation):
 
 
 def test_cte_input_requires_columns(canary):
-    sql = ("with f as (select * from {{ ref('asof_features') }}) "
-           "{{ temporal_joins.asof_join(ref('asof_labels'), 'f', 'label_time', 'feature_time', by='id') }}")
+    sql = (
+        "with f as (select * from {{ ref('asof_features') }}) "
+        "{{ temporal_joins.asof_join(ref('asof_labels'), 'f', 'label_time', 'feature_time', by='id') }}"
+    )
     result = canary.compile_inline(sql)
     assert not result.success
     message = canary.failure_message(result)
@@ -91,9 +155,11 @@ def test_valid_call_compiles(canary):
 
 def test_hive_flavour_needs_introspectable_left(canary):
     """HiveQL cannot expand a struct with .*, so a CTE left side is refused for the Hive flavour."""
-    sql = ("with l as (select * from {{ ref('asof_labels') }}) "
-           "{{ temporal_joins.hive__asof_join('l', ref('asof_features'), 'label_time', 'feature_time', 'id', "
-           "'backward', true, none, 'left', none, '', none, 'union') }}")
+    sql = (
+        "with l as (select * from {{ ref('asof_labels') }}) "
+        "{{ temporal_joins.hive__asof_join('l', ref('asof_features'), 'label_time', 'feature_time', 'id', "
+        "'backward', true, none, 'left', none, '', none, 'union') }}"
+    )
     result = canary.compile_inline(sql)
     assert not result.success
     message = canary.failure_message(result)

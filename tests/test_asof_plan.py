@@ -14,22 +14,41 @@ SCHEMA = "tj_plan"
 @pytest.fixture(scope="module")
 def plan_tables(spark):
     spark.sql(f"create database if not exists {SCHEMA}")
-    for table in ("labels", "labels_3", "labels_map", "labels_int", "labels_bare", "features_1", "features_20"):  # v1 catalog: no CREATE OR REPLACE ... AS
+    for table in (
+        "labels",
+        "labels_3",
+        "labels_map",
+        "labels_int",
+        "labels_bare",
+        "features_1",
+        "features_20",
+    ):  # v1 catalog: no CREATE OR REPLACE ... AS
         spark.sql(f"drop table if exists {SCHEMA}.{table}")
-    spark.sql(f"create table {SCHEMA}.labels using parquet as "
-              "select id, cast(id * 10 as bigint) as ts, 'x' as label from range(100)")
-    spark.sql(f"create table {SCHEMA}.labels_3 using parquet as "  # three rows per id
-              "select id % 34 as id, cast(id * 10 as bigint) as ts, 'x' as label from range(100)")
-    spark.sql(f"create table {SCHEMA}.labels_int using parquet as "  # key and time narrower than the right's bigint
-              "select cast(id as int) as id, cast(id * 10 as int) as ts, 'x' as label from range(100)")
+    spark.sql(
+        f"create table {SCHEMA}.labels using parquet as "
+        "select id, cast(id * 10 as bigint) as ts, 'x' as label from range(100)"
+    )
+    spark.sql(
+        f"create table {SCHEMA}.labels_3 using parquet as "  # three rows per id
+        "select id % 34 as id, cast(id * 10 as bigint) as ts, 'x' as label from range(100)"
+    )
+    spark.sql(
+        f"create table {SCHEMA}.labels_int using parquet as "  # key and time narrower than the right's bigint
+        "select cast(id as int) as id, cast(id * 10 as int) as ts, 'x' as label from range(100)"
+    )
     spark.sql(f"create table {SCHEMA}.labels_bare using parquet as select id, ts from {SCHEMA}.labels")
-    spark.sql(f"create table {SCHEMA}.labels_map using parquet as "
-              "select id, cast(id * 10 as bigint) as ts, map('k', id) as tags from range(100)")
+    spark.sql(
+        f"create table {SCHEMA}.labels_map using parquet as "
+        "select id, cast(id * 10 as bigint) as ts, map('k', id) as tags from range(100)"
+    )
     wide = ", ".join(f"cast(id + {i} as double) as v{i}" for i in range(1, 21))
-    spark.sql(f"create table {SCHEMA}.features_1 using parquet as "
-              "select id % 50 as id, id as ts, cast(id as double) as v1 from range(1000)")
-    spark.sql(f"create table {SCHEMA}.features_20 using parquet as "
-              f"select id % 50 as id, id as ts, {wide} from range(1000)")
+    spark.sql(
+        f"create table {SCHEMA}.features_1 using parquet as "
+        "select id % 50 as id, id as ts, cast(id as double) as v1 from range(1000)"
+    )
+    spark.sql(
+        f"create table {SCHEMA}.features_20 using parquet as select id % 50 as id, id as ts, {wide} from range(1000)"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -38,14 +57,28 @@ def plans(spark, dbt, plan_tables):
     for strategy in ("union", "broadcast"):
         for width in (1, 20):
             for direction in ("backward", "forward"):
-                calls.append({"id": f"{strategy}|{width}|{direction}", "macro": "asof_join", "kwargs": {
-                    "left": f"{SCHEMA}.labels", "right": f"{SCHEMA}.features_{width}", "left_time": "ts",
-                    "right_time": "ts", "by": "id", "direction": direction, "prefix": "f_", "strategy": strategy}})
+                calls.append(
+                    {
+                        "id": f"{strategy}|{width}|{direction}",
+                        "macro": "asof_join",
+                        "kwargs": {
+                            "left": f"{SCHEMA}.labels",
+                            "right": f"{SCHEMA}.features_{width}",
+                            "left_time": "ts",
+                            "right_time": "ts",
+                            "by": "id",
+                            "direction": direction,
+                            "prefix": "f_",
+                            "strategy": strategy,
+                        },
+                    }
+                )
     rendered = dbt.render(calls)
     spark.conf.set("spark.sql.adaptive.enabled", "false")  # the plan as written, not as re-optimised
     try:
-        return {key: (sql, spark.sql(sql)._jdf.queryExecution().executedPlan().toString())
-                for key, sql in rendered.items()}
+        return {
+            key: (sql, spark.sql(sql)._jdf.queryExecution().executedPlan().toString()) for key, sql in rendered.items()
+        }
     finally:
         spark.conf.unset("spark.sql.adaptive.enabled")
 
@@ -79,9 +112,19 @@ def test_broadcast_plan_never_shuffles_or_sorts_the_right_side(plans, width, dir
 
 
 def _auto(dbt, left, by="id", dbt_vars=None):
-    call = {"id": "auto", "macro": "asof_join", "kwargs": {
-        "left": left, "right": f"{SCHEMA}.features_1", "left_time": "ts", "right_time": "ts", "by": by,
-        "prefix": "f_", "strategy": "auto"}}
+    call = {
+        "id": "auto",
+        "macro": "asof_join",
+        "kwargs": {
+            "left": left,
+            "right": f"{SCHEMA}.features_1",
+            "left_time": "ts",
+            "right_time": "ts",
+            "by": by,
+            "prefix": "f_",
+            "strategy": "auto",
+        },
+    }
     return dbt.render([call], dbt_vars=dbt_vars)["auto"]
 
 
@@ -95,16 +138,29 @@ def test_auto_picks_broadcast_for_a_small_left_side_with_one_row_per_key(dbt, pl
 
 def test_auto_picks_union_when_keys_hold_more_left_rows_or_the_left_side_is_large(dbt, plan_tables):
     assert _picked(_auto(dbt, f"{SCHEMA}.labels_3")) == "union"
-    assert _picked(_auto(dbt, f"{SCHEMA}.labels_3", dbt_vars={"temporal_joins_broadcast_max_rows_per_key": 3})) == "broadcast"
+    assert (
+        _picked(_auto(dbt, f"{SCHEMA}.labels_3", dbt_vars={"temporal_joins_broadcast_max_rows_per_key": 3}))
+        == "broadcast"
+    )
     assert _picked(_auto(dbt, f"{SCHEMA}.labels", dbt_vars={"temporal_joins_broadcast_max_rows": 99})) == "union"
     assert _picked(_auto(dbt, f"{SCHEMA}.labels", by=[])) == "union"  # no keys: broadcast would be a nested loop
     assert _picked(_auto(dbt, f"{SCHEMA}.labels_map")) == "union"  # map columns cannot be grouped
 
 
 def test_broadcast_refuses_map_columns_and_auto_refuses_bad_limits(dbt, plan_tables):
-    call = {"id": "x", "macro": "asof_join", "kwargs": {
-        "left": f"{SCHEMA}.labels_map", "right": f"{SCHEMA}.features_1", "left_time": "ts", "right_time": "ts",
-        "by": "id", "prefix": "f_", "strategy": "broadcast"}}
+    call = {
+        "id": "x",
+        "macro": "asof_join",
+        "kwargs": {
+            "left": f"{SCHEMA}.labels_map",
+            "right": f"{SCHEMA}.features_1",
+            "left_time": "ts",
+            "right_time": "ts",
+            "by": "id",
+            "prefix": "f_",
+            "strategy": "broadcast",
+        },
+    }
     with pytest.raises(RuntimeError) as error:
         dbt.render([call])
     for part in ("asof_join", "`strategy`", "maps cannot be grouped", "`tags` is map<string,bigint>", "'broadcast'"):
@@ -119,19 +175,35 @@ def test_union_packs_only_left_columns_the_events_do_not_already_carry(spark, db
     """The key and time travel as tj__k0 / tj__t; when their types equal the right side's
     (no union coercion) they are left out of the packed left row, which narrows every left
     row through the sort. With other types they stay packed, and the output keeps them."""
-    calls = [{"id": f"{strategy}|{left}", "macro": "asof_join", "kwargs": {
-        "left": f"{SCHEMA}.{left}", "right": f"{SCHEMA}.features_1", "left_time": "ts", "right_time": "ts",
-        "by": "id", "prefix": "f_", "strategy": strategy}}
-        for strategy in ("union", "broadcast") for left in ("labels", "labels_int", "labels_bare")]
+    calls = [
+        {
+            "id": f"{strategy}|{left}",
+            "macro": "asof_join",
+            "kwargs": {
+                "left": f"{SCHEMA}.{left}",
+                "right": f"{SCHEMA}.features_1",
+                "left_time": "ts",
+                "right_time": "ts",
+                "by": "id",
+                "prefix": "f_",
+                "strategy": strategy,
+            },
+        }
+        for strategy in ("union", "broadcast")
+        for left in ("labels", "labels_int", "labels_bare")
+    ]
     rendered = dbt.render(calls)
     assert "named_struct('label', tj__lsrc.`label`) as tj__l" in rendered["union|labels"]
     assert "tj__k0 as `id`" in rendered["union|labels"] and "tj__t as `ts`" in rendered["union|labels"]
-    assert "named_struct('id', tj__lsrc.`id`, 'ts', tj__lsrc.`ts`, 'label', tj__lsrc.`label`)" in rendered["union|labels_int"]
+    assert (
+        "named_struct('id', tj__lsrc.`id`, 'ts', tj__lsrc.`ts`, 'label', tj__lsrc.`label`)"
+        in rendered["union|labels_int"]
+    )
     assert not re.search(r"\btj__l\b", rendered["union|labels_bare"])  # nothing left to pack
     for left in ("labels", "labels_int", "labels_bare"):
         union = spark.sql(rendered[f"union|{left}"])
         expected = spark.table(f"{SCHEMA}.{left}").schema
-        assert union.schema.fields[:len(expected)] == expected.fields, left  # the left columns' own names and types
+        assert union.schema.fields[: len(expected)] == expected.fields, left  # the left columns' own names and types
         assert sorted(union.collect()) == sorted(spark.sql(rendered[f"broadcast|{left}"]).collect()), left
 
 
@@ -139,10 +211,24 @@ def test_union_without_keys_runs_its_window_per_range_of_time(spark, dbt, plan_t
     """Without `by` one window would be one partition: one task sorts every row. With ranges of
     time (var temporal_joins_time_ranges; 1 turns them off) the window is partitioned by the
     range id, a small per-range table is broadcast back, and the rows equal the one-window join."""
-    calls = [{"id": direction, "macro": "asof_join", "kwargs": {
-        "left": f"{SCHEMA}.labels", "right": f"{SCHEMA}.features_1", "left_time": "ts", "right_time": "ts",
-        "by": [], "direction": direction, "allow_exact_matches": False, "prefix": "f_", "strategy": "auto"}}
-        for direction in ("backward", "forward", "nearest")]
+    calls = [
+        {
+            "id": direction,
+            "macro": "asof_join",
+            "kwargs": {
+                "left": f"{SCHEMA}.labels",
+                "right": f"{SCHEMA}.features_1",
+                "left_time": "ts",
+                "right_time": "ts",
+                "by": [],
+                "direction": direction,
+                "allow_exact_matches": False,
+                "prefix": "f_",
+                "strategy": "auto",
+            },
+        }
+        for direction in ("backward", "forward", "nearest")
+    ]
     ranged = dbt.render(calls, dbt_vars={"temporal_joins_time_ranges": 8})
     single = dbt.render(calls, dbt_vars={"temporal_joins_time_ranges": 1})
     spark.conf.set("spark.sql.adaptive.enabled", "false")
@@ -154,8 +240,13 @@ def test_union_without_keys_runs_its_window_per_range_of_time(spark, dbt, plan_t
             assert "BroadcastHashJoin" in plan, plan  # the per-range carries join back without a shuffle
             assert re.search(r"\bSort \[tj__t#\d+L? (ASC|DESC)", plan), plan  # sorted by time before the shuffle
             assert "tj__trange" not in single[direction]
-            assert "Exchange SinglePartition" in spark.sql(single[direction])._jdf.queryExecution().executedPlan().toString()
-            assert sorted(spark.sql(ranged[direction]).collect()) == sorted(spark.sql(single[direction]).collect()), direction
+            assert (
+                "Exchange SinglePartition"
+                in spark.sql(single[direction])._jdf.queryExecution().executedPlan().toString()
+            )
+            assert sorted(spark.sql(ranged[direction]).collect()) == sorted(spark.sql(single[direction]).collect()), (
+                direction
+            )
     finally:
         spark.conf.unset("spark.sql.adaptive.enabled")
     with pytest.raises(RuntimeError) as error:

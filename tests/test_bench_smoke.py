@@ -42,8 +42,16 @@ def monkeypatch_module():
 @pytest.fixture(scope="module")
 def bench(spark, bench_data):
     sqls = C.render_with_dbt(C.render_calls(), bench_data / "dbt")  # tools/render_project: the package's macros only
-    b = Bench(spark, sqls, repeats=1, warmup=0, timeout=300, shuffle_partitions=4,
-              database="tj_bench_smoke", log=lambda *a: None)
+    b = Bench(
+        spark,
+        sqls,
+        repeats=1,
+        warmup=0,
+        timeout=300,
+        shuffle_partitions=4,
+        database="tj_bench_smoke",
+        log=lambda *a: None,
+    )
     yield b
     spark.sql("drop database if exists tj_bench_smoke cascade")
 
@@ -86,8 +94,21 @@ def _check(records, expect):
 def test_every_contender_matches_duckdb(bench, spark):
     assert bench.stages.kind == "status-store"  # this session has no UI; the bench CLI uses REST
     records = bench.run_scenario("asc", N)
-    _check(records, ["ours auto", "ours union", "ours exploding", "ours broadcast", "ours python broadcast",
-                     "thesis exploding", "thesis union", "spark SortMergeAsOfJoin", "spark default rewrite", "duckdb"])
+    _check(
+        records,
+        [
+            "ours auto",
+            "ours union",
+            "ours exploding",
+            "ours broadcast",
+            "ours python broadcast",
+            "thesis exploding",
+            "thesis union",
+            "spark SortMergeAsOfJoin",
+            "spark default rewrite",
+            "duckdb",
+        ],
+    )
     # one left row per id: auto's statistics query picks broadcast
     assert bench.sqls["auto:keyed"] == bench.sqls["broadcast:keyed"]
     ref = records[0]["reference"]
@@ -103,8 +124,10 @@ def test_ours_under_ansi_on_and_off(bench, spark, ansi):
     saved = spark.conf.get("spark.sql.ansi.enabled")
     spark.conf.set("spark.sql.ansi.enabled", ansi)
     try:
-        _check(bench.run_scenario("asc", N, re.compile("^ours (auto|union|exploding|broadcast)|duckdb")),
-               ["ours auto", "ours union", "ours exploding", "ours broadcast"])
+        _check(
+            bench.run_scenario("asc", N, re.compile("^ours (auto|union|exploding|broadcast)|duckdb")),
+            ["ours auto", "ours union", "ours exploding", "ours broadcast"],
+        )
     finally:
         spark.conf.set("spark.sql.ansi.enabled", saved)
 
@@ -114,8 +137,10 @@ def test_variants_and_report(bench, tmp_path):
         bench.run_scenario("asc", N, re.compile("default|duckdb"))  # the left20 target compares with asc
     _check(bench.run_scenario("hotkey", N, re.compile("default|SortMerge|duckdb")), ["ours", "SortMerge"])
     # the probes of the left20 memory target run there only, and must be joins too (same checksum)
-    _check(bench.run_scenario("left20", N, re.compile("default|probe|duckdb")),
-           ["ours", "probe lean union", "probe slot assignment"])
+    _check(
+        bench.run_scenario("left20", N, re.compile("default|probe|duckdb")),
+        ["ours", "probe lean union", "probe slot assignment"],
+    )
     assert not any(r["contender"].startswith("probe") for r in bench.records if r["scenario"] != "left20")
     assert bench.sqls["auto:keyed"] == bench.sqls["union:keyed"]  # 20 left rows per id: auto keeps union
     _check(bench.run_scenario("nokey", N, re.compile("union|SortMerge|duckdb")), ["ours union", "SortMerge"])

@@ -24,8 +24,15 @@ from pathlib import Path
 
 import pytest
 
-from tools.local_spark import (LOCALHOST, StandaloneCluster, ThriftServer, cmdline, descendants,
-                                        listening_addresses, pid_alive)
+from tools.local_spark import (
+    LOCALHOST,
+    StandaloneCluster,
+    ThriftServer,
+    cmdline,
+    descendants,
+    listening_addresses,
+    pid_alive,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 INTEGRATION = REPO / "integration_tests"
@@ -41,8 +48,12 @@ def endpoint():
     server = None
     try:
         cluster.start()
-        server = ThriftServer(state / "thrift", master=cluster.url, ui=True, conf={
-            "spark.cores.max": "2", "spark.executor.cores": "1", "spark.executor.memory": "1g"})
+        server = ThriftServer(
+            state / "thrift",
+            master=cluster.url,
+            ui=True,
+            conf={"spark.cores.max": "2", "spark.executor.cores": "1", "spark.executor.memory": "1g"},
+        )
         server.start()
         yield cluster, server, state
     finally:
@@ -76,13 +87,26 @@ def thrift_build(endpoint):
     _, server, state = endpoint
     env = {**os.environ, **server.dbt_env()}
     target, logs = state / "dbt-target", state / "dbt-logs"
-    common = ["--project-dir", str(INTEGRATION), "--profiles-dir", str(REPO / "profiles"),
-              "--target-path", str(target), "--log-path", str(logs)]
+    common = [
+        "--project-dir",
+        str(INTEGRATION),
+        "--profiles-dir",
+        str(REPO / "profiles"),
+        "--target-path",
+        str(target),
+        "--log-path",
+        str(logs),
+    ]
     # dbt-spark runs Python models only on Databricks; the Thrift endpoint builds the SQL ones
     python_models = sorted(p.stem for p in (INTEGRATION / "models").rglob("*.py"))
     started = time.monotonic()
-    build = subprocess.run([str(DBT), "build", "--threads", "4", "--exclude", "tag:must_fail", *python_models,
-                            *common], env=env, capture_output=True, text=True, timeout=1200)
+    build = subprocess.run(
+        [str(DBT), "build", "--threads", "4", "--exclude", "tag:must_fail", *python_models, *common],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     elapsed = time.monotonic() - started
     results = json.loads((target / "run_results.json").read_text())["results"]
     return {"proc": build, "results": results, "elapsed": elapsed, "python_models": python_models}
@@ -109,8 +133,11 @@ def _session_compiled_models(seeded, names: list[str]) -> dict[str, dict]:
 
 def test_session_and_thrift_targets_give_identical_results(thrift_build, endpoint, seeded, spark):
     _, server, _ = endpoint
-    names = sorted(r["unique_id"].split(".")[-1] for r in thrift_build["results"]
-                   if r["unique_id"].startswith("model.") and r["status"] == "success")
+    names = sorted(
+        r["unique_id"].split(".")[-1]
+        for r in thrift_build["results"]
+        if r["unique_id"].startswith("model.") and r["status"] == "success"
+    )
     assert names, "the thrift build produced no model"
     nodes = _session_compiled_models(seeded, names)
 
@@ -128,8 +155,12 @@ def test_session_and_thrift_targets_give_identical_results(thrift_build, endpoin
             for ansi in ("false", "true"):  # the session target runs with ANSI off; check both
                 spark.conf.set("spark.sql.ansi.enabled", ansi)
                 try:
-                    on_session = Counter(r[0] for r in spark.sql(
-                        f"select to_json(struct(*)) from ({nodes[name].compiled_code}) as q").collect())
+                    on_session = Counter(
+                        r[0]
+                        for r in spark.sql(
+                            f"select to_json(struct(*)) from ({nodes[name].compiled_code}) as q"
+                        ).collect()
+                    )
                 finally:
                     spark.conf.unset("spark.sql.ansi.enabled")
                 if on_session != on_thrift or not on_thrift:
@@ -150,8 +181,11 @@ def _wait_operation(cursor, timeout: float):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         state = cursor.poll().operationState
-        if state not in (TOperationState.INITIALIZED_STATE, TOperationState.PENDING_STATE,
-                         TOperationState.RUNNING_STATE):
+        if state not in (
+            TOperationState.INITIALIZED_STATE,
+            TOperationState.PENDING_STATE,
+            TOperationState.RUNNING_STATE,
+        ):
             return state
         time.sleep(0.5)
     raise AssertionError(f"the query did not finish within {timeout}s")
@@ -161,12 +195,32 @@ def test_asof_join_survives_a_worker_killed_mid_query(endpoint, dbt):
     cluster, server, state = endpoint
     from TCLIService.ttypes import TOperationState
 
-    sql = dbt.render([{"id": "fault", "macro": "asof_join", "kwargs": {
-        "left": "fault_left", "right": "fault_right", "left_time": "lt", "right_time": "rt", "by": "k",
-        "columns": ["rid", "rt", "v"], "prefix": "r_", "direction": "backward", "join_type": "left"}}])["fault"]
-    conn = server.connect(configuration={
-        # several tasks per stage on each executor, and no coalescing them away
-        "spark.sql.shuffle.partitions": "8", "spark.sql.adaptive.coalescePartitions.enabled": "false"})
+    sql = dbt.render(
+        [
+            {
+                "id": "fault",
+                "macro": "asof_join",
+                "kwargs": {
+                    "left": "fault_left",
+                    "right": "fault_right",
+                    "left_time": "lt",
+                    "right_time": "rt",
+                    "by": "k",
+                    "columns": ["rid", "rt", "v"],
+                    "prefix": "r_",
+                    "direction": "backward",
+                    "join_type": "left",
+                },
+            }
+        ]
+    )["fault"]
+    conn = server.connect(
+        configuration={
+            # several tasks per stage on each executor, and no coalescing them away
+            "spark.sql.shuffle.partitions": "8",
+            "spark.sql.adaptive.coalescePartitions.enabled": "false",
+        }
+    )
     cursor = conn.cursor()
     try:
         for statement in (
@@ -182,9 +236,12 @@ def test_asof_join_survives_a_worker_killed_mid_query(endpoint, dbt):
         app = _app_id(server)
         jobs_before = {j["jobId"] for j in server.rest(f"applications/{app}/jobs")}
 
-        cursor.execute(f"create table {FAULT_DB}.result using parquet as "
-                       f"with fault_left as (select * from {FAULT_DB}.l), fault_right as (select * from {FAULT_DB}.r) "
-                       f"{sql}", async_=True)
+        cursor.execute(
+            f"create table {FAULT_DB}.result using parquet as "
+            f"with fault_left as (select * from {FAULT_DB}.l), fault_right as (select * from {FAULT_DB}.r) "
+            f"{sql}",
+            async_=True,
+        )
 
         # Kill a worker once part of the query's shuffle output sits on it and it runs tasks:
         # its map output and running tasks are lost, so Spark must re-run them on the survivor.
@@ -192,8 +249,9 @@ def test_asof_join_survives_a_worker_killed_mid_query(endpoint, dbt):
         while victim is None:
             assert time.monotonic() < deadline, "no moment to kill a worker was found"
             state_now = cursor.poll().operationState
-            assert state_now == TOperationState.RUNNING_STATE or state_now == TOperationState.PENDING_STATE, \
+            assert state_now == TOperationState.RUNNING_STATE or state_now == TOperationState.PENDING_STATE, (
                 f"the query ended ({state_now}) before a worker could be killed: make the data larger"
+            )
             jobs = [j for j in server.rest(f"applications/{app}/jobs") if j["jobId"] not in jobs_before]
             ours = {s for j in jobs for s in j["stageIds"]}
             done = [s for s in server.rest(f"applications/{app}/stages?status=complete") if s["stageId"] in ours]
@@ -212,15 +270,24 @@ def test_asof_join_survives_a_worker_killed_mid_query(endpoint, dbt):
 
         final = _wait_operation(cursor, timeout=900)
         assert final == TOperationState.FINISHED_STATE, cursor.poll()
-        print(f"worker {victim} (executor {executor_id}) killed; query finished "
-              f"{time.monotonic() - killed_at:.0f}s later")
+        print(
+            f"worker {victim} (executor {executor_id}) killed; query finished {time.monotonic() - killed_at:.0f}s later"
+        )
 
         # the executor of the dead worker went with it, and Spark saw tasks fail and re-ran them
         gone = {ex["id"]: ex["isActive"] for ex in server.rest(f"applications/{app}/allexecutors")}
         assert gone.get(executor_id) is False, gone
-        stages = [s for s in server.rest(f"applications/{app}/stages")
-                  if s["stageId"] in {s for j in server.rest(f"applications/{app}/jobs")
-                                      if j["jobId"] not in jobs_before for s in j["stageIds"]}]
+        stages = [
+            s
+            for s in server.rest(f"applications/{app}/stages")
+            if s["stageId"]
+            in {
+                s
+                for j in server.rest(f"applications/{app}/jobs")
+                if j["jobId"] not in jobs_before
+                for s in j["stageIds"]
+            }
+        ]
         assert any(s["numFailedTasks"] > 0 or s["attemptId"] > 0 for s in stages), stages
         deadline = time.monotonic() + 60
         while any(pid_alive(p) for p in executors) and time.monotonic() < deadline:
@@ -240,14 +307,18 @@ def _assert_equals_duckdb_oracle(db_dir: Path):
     con = duckdb.connect()
     for table in ("l", "r", "result"):
         con.execute(f"create view {table} as select * from read_parquet('{db_dir / table}/*.parquet')")
-    con.execute("create view oracle as select l.lid, l.k, l.lt, r.rt as r_rt, r.rid as r_rid, r.v as r_v "
-                "from l asof left join r on l.k = r.k and l.lt >= r.rt")
+    con.execute(
+        "create view oracle as select l.lid, l.k, l.lt, r.rt as r_rt, r.rid as r_rid, r.v as r_v "
+        "from l asof left join r on l.k = r.k and l.lt >= r.rt"
+    )
     columns = "lid, k, lt, r_rt, r_rid, r_v"
-    (rows, matched), = con.execute("select count(*), count(r_rid) from oracle").fetchall()
-    (spark_rows,), = con.execute("select count(*) from result").fetchall()
-    missing = con.execute(f"select count(*) from (select {columns} from oracle except all "
-                          f"select {columns} from result)").fetchone()[0]
-    extra = con.execute(f"select count(*) from (select {columns} from result except all "
-                        f"select {columns} from oracle)").fetchone()[0]
+    ((rows, matched),) = con.execute("select count(*), count(r_rid) from oracle").fetchall()
+    ((spark_rows,),) = con.execute("select count(*) from result").fetchall()
+    missing = con.execute(
+        f"select count(*) from (select {columns} from oracle except all select {columns} from result)"
+    ).fetchone()[0]
+    extra = con.execute(
+        f"select count(*) from (select {columns} from result except all select {columns} from oracle)"
+    ).fetchone()[0]
     assert rows == LEFT_ROWS and 0 < matched < rows, (rows, matched)
     assert (spark_rows, missing, extra) == (LEFT_ROWS, 0, 0)

@@ -22,10 +22,31 @@ COLUMNS = ", ".join(hive_export.OUTPUT_COLUMNS)
 
 # ids 0-2 have features; id 3 has none; id 4's label comes before its first feature; a label
 # exactly on a feature time; nearest ties (equal distance both ways) go to the backward row.
-LABELS = [(0, 10, 1), (0, 25, 0), (0, 40, 1), (1, 5, 0), (1, 15, 0), (1, 20, 1), (2, 15, 1), (3, 12, 0),
-          (4, 1, 1), (2, 100, 0), (1, 50, 1)]
-FEATURES = [(0, 5, 0.5), (0, 20, 2.0), (0, 30, 3.0), (1, 10, 1.0), (1, 20, 2.5), (1, 30, 3.5), (2, 10, 4.0),
-            (2, 20, 5.0), (4, 3, 6.0), (4, 9, 7.0)]
+LABELS = [
+    (0, 10, 1),
+    (0, 25, 0),
+    (0, 40, 1),
+    (1, 5, 0),
+    (1, 15, 0),
+    (1, 20, 1),
+    (2, 15, 1),
+    (3, 12, 0),
+    (4, 1, 1),
+    (2, 100, 0),
+    (1, 50, 1),
+]
+FEATURES = [
+    (0, 5, 0.5),
+    (0, 20, 2.0),
+    (0, 30, 3.0),
+    (1, 10, 1.0),
+    (1, 20, 2.5),
+    (1, 30, 3.5),
+    (2, 10, 4.0),
+    (2, 20, 5.0),
+    (4, 3, 6.0),
+    (4, 9, 7.0),
+]
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +70,8 @@ def test_committed_hiveql_is_what_the_command_writes(exported):
     fresh = {p.name: p.read_text() for p in exported.glob("*.hql")}
     committed = {p.name: p.read_text() for p in HIVEQL.glob("*.hql")}
     assert set(fresh) == {"00_tables.hql", "thesis_listing_4_1.hql"} | {
-        f"asof_{s}_{d}.hql" for s in hive_export.STRATEGIES for d in hive_export.DIRECTIONS}
+        f"asof_{s}_{d}.hql" for s in hive_export.STRATEGIES for d in hive_export.DIRECTIONS
+    }
     stale = sorted(name for name in fresh if committed.get(name) != fresh[name])
     assert not stale, f"re-run `python -m tools.hive_export`: {stale} differ from benchmarks/hiveql"
 
@@ -61,7 +83,9 @@ def test_every_statement_parses_with_hive_2_3(spark, exported):
         for statement in _statements(path.read_text(), variables):
             assert parse_hive(spark, statement), (path.name, statement)
             parsed += 1
-    assert parsed == 6 + 3 * 10  # 00_tables: 6 statements; every query file (thesis + 3 strategies x 3 directions): use, drop, create
+    assert (
+        parsed == 6 + 3 * 10
+    )  # 00_tables: 6 statements; every query file (thesis + 3 strategies x 3 directions): use, drop, create
 
 
 def _rows(spark, sql: str) -> Counter:
@@ -94,9 +118,12 @@ def test_queries_agree_on_spark_and_with_duckdb(spark, exported):
     con.executemany("insert into labels values (?, ?, ?)", LABELS)
     con.executemany("insert into features values (?, ?, ?)", FEATURES)
     oracle = {
-        direction: Counter(con.execute(
-            f"select l.id, l.ts, l.label, r.ts, r.value from labels as l "
-            f"asof left join features as r on l.id = r.id and l.ts {op} r.ts").fetchall())
+        direction: Counter(
+            con.execute(
+                f"select l.id, l.ts, l.label, r.ts, r.value from labels as l "
+                f"asof left join features as r on l.id = r.id and l.ts {op} r.ts"
+            ).fetchall()
+        )
         for direction, op in (("backward", ">="), ("forward", "<="))
     }
 
@@ -109,6 +136,10 @@ def test_queries_agree_on_spark_and_with_duckdb(spark, exported):
     # DuckDB has no nearest; check its ties by hand: equal distance -> the earlier feature
     nearest = {(i, t): (rt, v) for (i, t, _, rt, v) in results["asof_union_nearest"]}
     assert (nearest[(0, 25)], nearest[(1, 15)], nearest[(4, 1)], nearest[(3, 12)]) == (
-        (20, 2.0), (10, 1.0), (3, 6.0), (None, None))
+        (20, 2.0),
+        (10, 1.0),
+        (3, 6.0),
+        (None, None),
+    )
     matched = Counter({row: n for row, n in results["asof_union_backward"].items() if row[3] is not None})
     assert results["thesis_listing_4_1"] == matched

@@ -12,8 +12,16 @@ import time
 
 import pytest
 
-from tools.local_spark import (LOCALHOST, SparkProcess, SparkProcessError, ThriftServer, descendants,
-                                        free_port, listening_addresses, pid_alive)
+from tools.local_spark import (
+    LOCALHOST,
+    SparkProcess,
+    SparkProcessError,
+    ThriftServer,
+    descendants,
+    free_port,
+    listening_addresses,
+    pid_alive,
+)
 
 
 def test_listening_addresses_reads_this_process_sockets():
@@ -28,8 +36,9 @@ def test_listening_addresses_reads_this_process_sockets():
 
 
 def test_stop_ends_the_process_and_its_children_by_pid(tmp_path):
-    proc = SparkProcess("sleeper", ["bash", "-c", "sleep 300 & sleep 300 & wait"], tmp_path / "sleeper.log",
-                        tmp_path).start()
+    proc = SparkProcess(
+        "sleeper", ["bash", "-c", "sleep 300 & sleep 300 & wait"], tmp_path / "sleeper.log", tmp_path
+    ).start()
     deadline = time.monotonic() + 10
     while len(descendants(proc.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -27,15 +27,24 @@ GENERATED_EXCLUDED = "AM04,AL09,ST04,ST06,ST09"
 
 
 def _lint(args: list[str], cwd: Path = REPO, stdin: str | None = None) -> list[dict]:
-    proc = subprocess.run([*SQLFLUFF, "lint", "--format", "json", "--nofail", *args], cwd=cwd, input=stdin,
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [*SQLFLUFF, "lint", "--format", "json", "--nofail", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout)
 
 
 def _violations(report: list[dict]) -> list[str]:
-    return [f"{f['filepath']}:{v.get('start_line_no')}: {v['code']} {v['description']}"
-            for f in report for v in f["violations"]]
+    return [
+        f"{f['filepath']}:{v.get('start_line_no')}: {v['code']} {v['description']}"
+        for f in report
+        for v in f["violations"]
+    ]
 
 
 def test_integration_models_lint_clean():
@@ -47,8 +56,10 @@ def test_integration_models_lint_clean():
 
 def test_the_lint_setup_reports_violations():
     # the same config on a sloppy model: unused CTE, upper-case keywords, a ref and the stand-in macro
-    sloppy = ("with unused as (select 1 as x)\nSELECT * FROM {{ ref('asof_labels') }}\n"
-              "union all\nselect * from ({{ temporal_joins.asof_join(ref('a'), ref('b'), 't', 't') }})\n")
+    sloppy = (
+        "with unused as (select 1 as x)\nSELECT * FROM {{ ref('asof_labels') }}\n"
+        "union all\nselect * from ({{ temporal_joins.asof_join(ref('a'), ref('b'), 't', 't') }})\n"
+    )
     report = _lint(["--stdin-filename", str(MODELS / "asof" / "sloppy.sql"), "-"], stdin=sloppy)
     codes = {v["code"] for f in report for v in f["violations"]}
     assert {"ST03", "CP01"} <= codes, codes
@@ -62,7 +73,19 @@ def test_generated_sql_lints_clean(seeded, tmp_path):
         if r.node.resource_type == "model":
             (tmp_path / f"{r.node.name}.sql").write_text(r.node.compiled_code)
     assert len(list(tmp_path.glob("*.sql"))) == len(sql_models)
-    report = _lint(["--dialect", "sparksql", "--templater", "raw", "--rules", GENERATED_RULES,
-                    "--exclude-rules", GENERATED_EXCLUDED, str(tmp_path)], cwd=tmp_path)
+    report = _lint(
+        [
+            "--dialect",
+            "sparksql",
+            "--templater",
+            "raw",
+            "--rules",
+            GENERATED_RULES,
+            "--exclude-rules",
+            GENERATED_EXCLUDED,
+            str(tmp_path),
+        ],
+        cwd=tmp_path,
+    )
     assert len(report) == len(sql_models)
     assert _violations(report) == []

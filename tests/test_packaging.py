@@ -11,14 +11,22 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def test_wheel_holds_the_runtime_package_only(tmp_path):
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "--quiet", "-w", str(tmp_path)],
-                   check=True, capture_output=True, text=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "--quiet", "-w", str(tmp_path)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     (wheel,) = tmp_path.glob("temporal_joins-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     # the package and its metadata folder (temporal_joins-<version>.dist-info), nothing else
     assert all(n.startswith(("temporal_joins/", "temporal_joins-")) for n in names), names
     shipped = {n for n in names if n.endswith(".py")}
-    assert {"temporal_joins/__init__.py", "temporal_joins/asof/__init__.py", "temporal_joins/asof/merge.py",
-            "temporal_joins/dbt_session.py"} <= shipped
+    assert {
+        "temporal_joins/__init__.py",
+        "temporal_joins/asof/__init__.py",
+        "temporal_joins/asof/merge.py",
+        "temporal_joins/dbt_session.py",
+    } <= shipped
     # repo tooling (endpoints, Hive engine, render harness, HiveQL export) stays out of the wheel
     assert not any(part in n for n in names for part in ("local_spark", "hive_export", "hiveql", "tools/", "tests/"))

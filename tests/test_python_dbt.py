@@ -45,9 +45,11 @@ def test_session_helper_refuses_a_remote_target():
 
 def test_submit_runs_the_compiled_model_in_the_shared_session(spark):
     helper = dbt_session.SessionPythonJobHelper({"unique_id": "model.x.probe"}, SimpleNamespace(method="session"))
-    code = ("def model(dbt, session):\n    return session.range(3)\n"
-            "df = model(None, spark)\n"
-            "df.createOrReplaceTempView('tj_pyfb_session_probe')\n")
+    code = (
+        "def model(dbt, session):\n    return session.range(3)\n"
+        "df = model(None, spark)\n"
+        "df.createOrReplaceTempView('tj_pyfb_session_probe')\n"
+    )
     spark.conf.set("spark.sql.ansi.enabled", "true")
     result = helper.submit(code)
     assert spark.conf.get("spark.sql.ansi.enabled") == "true"  # restored after the model ran

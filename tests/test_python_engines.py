@@ -19,10 +19,22 @@ from functools import reduce
 
 import pandas as pd
 import pytest
-from pyspark.sql import DataFrame, functions as F
+from asof_cases import (
+    KINDS,
+    LEFT_COLS,
+    RIGHT_OUT,
+    Case,
+    compare,
+    generate,
+    oracle,
+    oracle_pandas,
+    spark_rows,
+    spark_schemas,
+    whole_row_mismatches,
+)
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
 
-from asof_cases import (KINDS, LEFT_COLS, RIGHT_OUT, Case, compare, generate, oracle, oracle_pandas,
-                        spark_rows, spark_schemas, whole_row_mismatches)
 from temporal_joins import asof
 from temporal_joins.asof import NativeAsOfUnavailable, asof_join, broadcast, choose_buckets, native, native_metrics
 from temporal_joins.asof.arrow import arrow_join
@@ -32,11 +44,14 @@ ENGINES = ("native", "arrow", "broadcast")
 # Per direction, two complementary halves of allow_exact_matches x tolerance x join_type
 # (each half covers every pair of those three settings); kinds alternate halves, so each
 # engine meets all 24 configs across the kinds at half the Spark work, plus ties without order_by.
-HALVES = ([(True, False, "left"), (True, True, "inner"), (False, False, "inner"), (False, True, "left")],
-          [(True, False, "inner"), (True, True, "left"), (False, False, "left"), (False, True, "inner")])
+HALVES = (
+    [(True, False, "left"), (True, True, "inner"), (False, False, "inner"), (False, True, "left")],
+    [(True, False, "inner"), (True, True, "left"), (False, False, "left"), (False, True, "inner")],
+)
 CASES = [
     Case(kind, direction, exact, tol, join_type)
-    for i, kind in enumerate(KINDS) for direction in ("backward", "forward", "nearest")
+    for i, kind in enumerate(KINDS)
+    for direction in ("backward", "forward", "nearest")
     for exact, tol, join_type in HALVES[i % 2]
 ] + [
     # without order_by a tie may go to any one of the tied rows (as in the macro)
@@ -88,8 +103,12 @@ def frames(spark):
     for seed, kind in enumerate(KINDS):
         left, right = generate(kind, GROUPS, seed=40400 + seed)
         left_schema, right_schema = spark_schemas(kind)
-        data[kind] = (left, right, spark.createDataFrame(spark_rows(left), left_schema),
-                      spark.createDataFrame(spark_rows(right), right_schema))
+        data[kind] = (
+            left,
+            right,
+            spark.createDataFrame(spark_rows(left), left_schema),
+            spark.createDataFrame(spark_rows(right), right_schema),
+        )
     return data
 
 
@@ -104,8 +123,9 @@ def test_engine_matches_oracle(spark, frames, kind, engine):
     partitions = spark.conf.get("spark.sql.shuffle.partitions")
     spark.conf.set("spark.sql.shuffle.partitions", "2")  # tiny inputs: fewer tasks per stage
     try:
-        parts = [asof_join(L, R, engine=engine, **_kwargs(c)).withColumn("__case", F.lit(i))
-                 for i, c in enumerate(cases)]
+        parts = [
+            asof_join(L, R, engine=engine, **_kwargs(c)).withColumn("__case", F.lit(i)) for i, c in enumerate(cases)
+        ]
         everything = _collect(reduce(DataFrame.unionByName, parts))
     finally:
         spark.conf.set("spark.sql.ansi.enabled", "false")
@@ -131,8 +151,21 @@ def test_oracle_cases_exercise_ties_and_nulls(frames):
 def test_arrow_result_does_not_depend_on_bucket_count(spark, frames):
     left, right, L, R = frames["bigint"]
     case = Case("bigint", "nearest", False, True, "left")
-    s = asof.build_spec(L, R, "t", "t", "k", case.direction, case.allow_exact_matches, 3 * 1_000_003, "left",
-                   ["v", "s", "ob", "rid"], "r_", ["ob", "rid"], "arrow")
+    s = asof.build_spec(
+        L,
+        R,
+        "t",
+        "t",
+        "k",
+        case.direction,
+        case.allow_exact_matches,
+        3 * 1_000_003,
+        "left",
+        ["v", "s", "ob", "rid"],
+        "r_",
+        ["ob", "rid"],
+        "arrow",
+    )
     results = [_collect(arrow_join(L, R, s, buckets=b)) for b in (1, 7, 64)]
     expected = _plain(oracle(case, left, right))
     for got in results:
@@ -146,7 +179,10 @@ def test_without_keys_arrow_splits_time_into_ranges_and_matches_the_oracle(spark
     joins on that one key). 9 ranges over many tied times; auto takes the same path."""
     left, right, L, R = frames[kind]
     left, right = left.assign(k=0), right.assign(k=0)
-    L, R = L.withColumn("k", F.lit(0).cast(L.schema["k"].dataType)), R.withColumn("k", F.lit(0).cast(R.schema["k"].dataType))
+    L, R = (
+        L.withColumn("k", F.lit(0).cast(L.schema["k"].dataType)),
+        R.withColumn("k", F.lit(0).cast(R.schema["k"].dataType)),
+    )
     cases = [c for c in CASES if c.kind == kind]
     partitions = spark.conf.get("spark.sql.shuffle.partitions")
     spark.conf.set("spark.sql.shuffle.partitions", "9")  # the bucket count: small inputs get one per partition
@@ -167,7 +203,9 @@ def test_without_keys_arrow_splits_time_into_ranges_and_matches_the_oracle(spark
 def test_without_keys_native_is_refused_and_auto_avoids_it(spark):
     left = spark.sql("select * from values (5L, 'a') as l(t, label)")
     right = spark.sql("select * from values (3L, 7) as r(rt, v)")
-    with pytest.raises(ValueError, match=r"invalid argument `by`\. Allowed: one or more key columns when engine is native"):
+    with pytest.raises(
+        ValueError, match=r"invalid argument `by`\. Allowed: one or more key columns when engine is native"
+    ):
         asof_join(left, right, "t", "rt", engine="native")
     df = asof_join(left, right, "t", "rt")
     assert "SortMergeAsOfJoin" not in _plan(df) and "FlatMapCoGroupsInArrow" in _plan(df)
@@ -192,13 +230,18 @@ def test_bucket_count_follows_input_size(spark):
 
 # ---------------------------------------------------------------- the native operator and its defects
 
+
 def _ts_frames(spark):
-    left = spark.sql("select * from values (1, timestamp'2024-01-01 10:00:00', 'a'), "
-                     "(1, timestamp'2024-01-01 10:30:00', 'b'), (2, timestamp'2024-01-01 09:00:00', 'c') "
-                     "as l(id, label_time, label)")
-    right = spark.sql("select * from values (1, timestamp'2024-01-01 09:00:00', 1.0, 1), "
-                      "(1, timestamp'2024-01-01 10:00:00', 2.0, 1), (1, timestamp'2024-01-01 10:00:00', 3.0, 2), "
-                      "(1, timestamp'2024-01-01 10:20:00', 4.0, 1) as r(id, feature_time, value, version)")
+    left = spark.sql(
+        "select * from values (1, timestamp'2024-01-01 10:00:00', 'a'), "
+        "(1, timestamp'2024-01-01 10:30:00', 'b'), (2, timestamp'2024-01-01 09:00:00', 'c') "
+        "as l(id, label_time, label)"
+    )
+    right = spark.sql(
+        "select * from values (1, timestamp'2024-01-01 09:00:00', 1.0, 1), "
+        "(1, timestamp'2024-01-01 10:00:00', 2.0, 1), (1, timestamp'2024-01-01 10:00:00', 3.0, 2), "
+        "(1, timestamp'2024-01-01 10:20:00', 4.0, 1) as r(id, feature_time, value, version)"
+    )
     return left, right
 
 
@@ -220,8 +263,12 @@ def test_without_the_flag_spark_rewrites_to_a_cartesian_plan_and_native_refuses(
     left = spark.range(5).selectExpr("id % 2 as k", "id as t")
     right = spark.range(5).selectExpr("id % 2 as k", "id as rt", "id * 10 as v")
     assert spark.conf.get(asof.NATIVE_FLAG, "false") == "false"
-    raw_plan = left._joinAsOf(right, "t", "rt", on=[left.k == right.k], how="left")._jdf \
-        .queryExecution().executedPlan().toString()
+    raw_plan = (
+        left._joinAsOf(right, "t", "rt", on=[left.k == right.k], how="left")
+        ._jdf.queryExecution()
+        .executedPlan()
+        .toString()
+    )
     assert any(node in raw_plan for node in asof.CARTESIAN_NODES) and "SortMergeAsOfJoin" not in raw_plan
     with pytest.raises(NativeAsOfUnavailable):
         asof.check_native_plan(raw_plan)
@@ -231,8 +278,13 @@ def test_without_the_flag_spark_rewrites_to_a_cartesian_plan_and_native_refuses(
         asof_join(left, right, "t", "rt", by="k", engine="native")
     fallback = asof_join(left, right, "t", "rt", by="k", engine="auto")
     assert native_metrics(fallback) is None  # auto fell back to the arrow engine
-    assert sorted(map(tuple, fallback.collect())) == [(0, 0, 0, 0), (0, 2, 2, 20), (0, 4, 4, 40),
-                                                      (1, 1, 1, 10), (1, 3, 3, 30)]
+    assert sorted(map(tuple, fallback.collect())) == [
+        (0, 0, 0, 0),
+        (0, 2, 2, 20),
+        (0, 4, 4, 40),
+        (1, 1, 1, 10),
+        (1, 3, 3, 30),
+    ]
 
 
 def test_flags_are_restored(spark):
@@ -259,11 +311,23 @@ def test_native_defect_timestamp_as_of_columns(spark):
             left._joinAsOf(right, "label_time", "feature_time", on=[left.id == right.id], how="left").collect()
     finally:
         spark.conf.unset(asof.NATIVE_FLAG)
-    df = asof_join(left, right, "label_time", "feature_time", by="id", tolerance="15 minutes",
-                   direction="nearest", order_by="version", engine="native")
+    df = asof_join(
+        left,
+        right,
+        "label_time",
+        "feature_time",
+        by="id",
+        tolerance="15 minutes",
+        direction="nearest",
+        order_by="version",
+        engine="native",
+    )
     got = sorted((r.label, r.feature_time, r.value) for r in df.collect())
-    assert got == [("a", dt.datetime(2024, 1, 1, 10, 0), 3.0), ("b", dt.datetime(2024, 1, 1, 10, 20), 4.0),
-                   ("c", None, None)]
+    assert got == [
+        ("a", dt.datetime(2024, 1, 1, 10, 0), 3.0),
+        ("b", dt.datetime(2024, 1, 1, 10, 20), 4.0),
+        ("c", None, None),
+    ]
 
 
 def test_native_defect_nearest_with_duplicate_right_times(spark, frames):
@@ -272,11 +336,15 @@ def test_native_defect_nearest_with_duplicate_right_times(spark, frames):
     left, right, L, R = frames["bigint"]
     case = Case("bigint", "nearest", True, False, "left", order_by=False)
     Rv = R.where("k is not null and t is not null").select(
-        F.col("k").alias("rk"), F.col("t").alias("r_t"), *[F.col(c).alias(f"r_{c}") for c in ["v", "s", "ob", "rid"]])
+        F.col("k").alias("rk"), F.col("t").alias("r_t"), *[F.col(c).alias(f"r_{c}") for c in ["v", "s", "ob", "rid"]]
+    )
     spark.conf.set(asof.NATIVE_FLAG, "true")
     try:
-        raw = _collect(L._joinAsOf(Rv, "t", "r_t", on=[L.k == Rv.rk], how="left", direction="nearest")
-                       .select(*LEFT_COLS, *RIGHT_OUT))
+        raw = _collect(
+            L._joinAsOf(Rv, "t", "r_t", on=[L.k == Rv.rk], how="left", direction="nearest").select(
+                *LEFT_COLS, *RIGHT_OUT
+            )
+        )
     finally:
         spark.conf.unset(asof.NATIVE_FLAG)
     expected = _plain(oracle(case, left, right))
@@ -290,13 +358,15 @@ def test_native_defect_nearest_with_duplicate_right_times(spark, frames):
 def test_ties_go_to_the_largest_order_by(spark, engine, direction):
     """Three right rows at the same time: version 2 wins, a null version is lowest."""
     left = spark.sql("select * from values (1, 10L, 'x') as l(id, t, label)")
-    right = spark.sql("select * from values (1, 10L, 'v1', 1), (1, 10L, 'v2', 2), (1, 10L, 'vnull', null) "
-                      "as r(id, rt, tag, version)")
+    right = spark.sql(
+        "select * from values (1, 10L, 'v1', 1), (1, 10L, 'v2', 2), (1, 10L, 'vnull', null) as r(id, rt, tag, version)"
+    )
     df = asof_join(left, right, "t", "rt", by="id", direction=direction, order_by="version", engine=engine)
     assert [tuple(r) for r in df.collect()] == [(1, 10, "x", 10, "v2", 2)]
 
 
 # ---------------------------------------------------------------- argument checks (the macro's messages)
+
 
 def _err(spark, **overrides):
     left = spark.sql("select 1 as id, 5L as t, 'a' as label")
@@ -311,14 +381,20 @@ def _err(spark, **overrides):
 def test_invalid_arguments_name_argument_allowed_and_received(spark):
     assert _err(spark, direction="sideways") == (
         "temporal_joins.asof_join: invalid argument `direction`. Allowed: backward, forward, nearest. "
-        "Received: 'sideways'.")
-    assert _err(spark, join_type="outer").startswith("temporal_joins.asof_join: invalid argument `join_type`. "
-                                                     "Allowed: left, inner. Received: 'outer'.")
-    assert "invalid argument `engine`. Allowed: auto, native, arrow, broadcast. Received: 'gpu'." in _err(spark, engine="gpu")
+        "Received: 'sideways'."
+    )
+    assert _err(spark, join_type="outer").startswith(
+        "temporal_joins.asof_join: invalid argument `join_type`. Allowed: left, inner. Received: 'outer'."
+    )
+    assert "invalid argument `engine`. Allowed: auto, native, arrow, broadcast. Received: 'gpu'." in _err(
+        spark, engine="gpu"
+    )
     assert "invalid argument `allow_exact_matches`. Allowed: true, false. Received: 'yes'." in _err(
-        spark, allow_exact_matches="yes")
+        spark, allow_exact_matches="yes"
+    )
     assert "`tolerance`. Allowed: a non-negative number for numeric time columns. Received: -1." in _err(
-        spark, tolerance=-1)
+        spark, tolerance=-1
+    )
     assert "`tolerance`. Allowed: a non-negative number" in _err(spark, tolerance="1 day")
     assert "`left_time`: column not found in left" in _err(spark, left_time="nope")
     assert "`right_time`: this argument is required" in _err(spark, right_time=None)
@@ -331,9 +407,16 @@ def test_invalid_arguments_name_argument_allowed_and_received(spark):
 
 
 def test_timestamp_tolerance_vocabulary(spark):
+    """Every way to write a timestamp tolerance gives the rows it means (label b is 10 minutes
+    after its latest feature row, so only tolerances of 10 minutes or more keep its match)."""
     left, right = _ts_frames(spark)
-    for tol in ("1 hour", "interval 90 seconds", "2 weeks", "1.5 seconds", dt.timedelta(minutes=5)):
-        asof_join(left, right, "label_time", "feature_time", by="id", tolerance=tol, engine="arrow")
+    matched_b = {"1 hour": 4.0, "interval 90 seconds": None, "2 weeks": 4.0, "1.5 seconds": None,
+                 "10 minutes": 4.0, dt.timedelta(minutes=5): None, dt.timedelta(minutes=10): 4.0}
+    for tol, value_b in matched_b.items():
+        df = asof_join(left, right, "label_time", "feature_time", by="id", tolerance=tol, order_by="version",
+                       engine="arrow")
+        rows = sorted((r.label, None if r.value is None else float(r.value)) for r in df.collect())
+        assert rows == [("a", 3.0), ("b", value_b), ("c", None)], tol
     with pytest.raises(ValueError, match="fractions are only allowed for seconds"):
         asof_join(left, right, "label_time", "feature_time", by="id", tolerance="1.5 hours")
     with pytest.raises(ValueError, match="time columns of different kinds"):
@@ -357,7 +440,8 @@ def test_errors_mirror_the_macro(seeded, spark):
         kwargs = {"left_time": "label_time", "right_time": "feature_time", "by": "id", **overrides}
         jinja_args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
         result = seeded.compile_inline(
-            "{{ temporal_joins.asof_join(ref('asof_labels'), ref('asof_features'), " + jinja_args + ") }}")
+            "{{ temporal_joins.asof_join(ref('asof_labels'), ref('asof_features'), " + jinja_args + ") }}"
+        )
         assert not result.success, overrides
         macro_message = seeded.failure_message(result)
         with pytest.raises(ValueError) as info:
@@ -366,6 +450,7 @@ def test_errors_mirror_the_macro(seeded, spark):
 
 
 # ---------------------------------------------------------------- the broadcast engine and auto's rule
+
 
 def _plan(df) -> str:
     return df._jdf.queryExecution().executedPlan().toString()
@@ -385,10 +470,14 @@ def test_auto_leaves_broadcast_for_many_left_rows_per_key(spark, monkeypatch):
     left, right = _ts_frames(spark)
     monkeypatch.setattr(broadcast, "BROADCAST_MAX_ROWS_PER_KEY", 1)
     # (the native engine's plan is pinned: its executed plan is a scan of the pinned RDD)
-    assert "BroadcastHashJoin" not in _plan(asof_join(left, right, "label_time", "feature_time", by="id", engine="auto"))
+    assert "BroadcastHashJoin" not in _plan(
+        asof_join(left, right, "label_time", "feature_time", by="id", engine="auto")
+    )
     monkeypatch.setattr(broadcast, "BROADCAST_MAX_ROWS_PER_KEY", 2)
     monkeypatch.setattr(broadcast, "BROADCAST_MAX_ROWS", 2)
-    assert "BroadcastHashJoin" not in _plan(asof_join(left, right, "label_time", "feature_time", by="id", engine="auto"))
+    assert "BroadcastHashJoin" not in _plan(
+        asof_join(left, right, "label_time", "feature_time", by="id", engine="auto")
+    )
 
 
 def test_broadcast_engine_refuses_unkeyed_joins_and_map_columns(spark):
@@ -398,11 +487,23 @@ def test_broadcast_engine_refuses_unkeyed_joins_and_map_columns(spark):
     for part in ("asof_join", "`by`", "one or more key columns when engine is broadcast", "Received: []"):
         assert part in str(error.value)
     with pytest.raises(ValueError) as error:
-        asof_join(left.withColumn("tags", F.create_map(F.lit("k"), F.col("label"))), right, "label_time",
-                  "feature_time", by="id", engine="broadcast")
+        asof_join(
+            left.withColumn("tags", F.create_map(F.lit("k"), F.col("label"))),
+            right,
+            "label_time",
+            "feature_time",
+            by="id",
+            engine="broadcast",
+        )
     for part in ("`engine`", "maps cannot be grouped", "`tags` is a map", "'broadcast'"):
         assert part in str(error.value)
     # auto does not fail on a map column: it takes another engine
-    auto = asof_join(left.withColumn("tags", F.create_map(F.lit("k"), F.col("label"))), right, "label_time",
-                     "feature_time", by="id", engine="auto")
+    auto = asof_join(
+        left.withColumn("tags", F.create_map(F.lit("k"), F.col("label"))),
+        right,
+        "label_time",
+        "feature_time",
+        by="id",
+        engine="auto",
+    )
     assert "BroadcastHashJoin" not in _plan(auto)

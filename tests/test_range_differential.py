@@ -58,6 +58,7 @@ def _epoch_units(kind, units):
 
 # --------------------------------------------------------------------------- data
 
+
 def _grid_time(rng, kind, center):
     e = center + int(rng.integers(-12, 13)) * UNIT[kind]
     if kind == "dbl" and rng.random() < 0.15:
@@ -113,8 +114,6 @@ def _intervals(rng, kind, cases, id_base):
     return rows
 
 
-
-
 def _typed(kind, col):
     if kind == "ts":
         return f"timestamp_micros({col})"
@@ -140,25 +139,36 @@ class Data:
                 rows = [r + (u,) for u, r in enumerate(rows)]  # u: a unique row number, for the aggregate's GROUP BY
                 points += [(f"{name}_{kind}",) + self._split(kind, r, (2,)) for r in rows]
                 self._duck(f"{name}_{kind}", rows, ["k", "id", "te", "u"], kind)
-            for name, rows in (("ia", _intervals(rng, kind, cases, 20_000_000)), ("ib", _intervals(rng, kind, cases, 30_000_000))):
+            for name, rows in (
+                ("ia", _intervals(rng, kind, cases, 20_000_000)),
+                ("ib", _intervals(rng, kind, cases, 30_000_000)),
+            ):
                 intervals += [(f"{name}_{kind}",) + self._split(kind, r, (2, 3)) for r in rows]
                 self._duck(f"{name}_{kind}", rows, ["k", "id", "se", "ee", "v"], kind)
         # one write per table; the per-kind views cost no Spark job
-        spark.createDataFrame(points, "tbl string, k int, id int, te bigint, te_d double, u bigint").createOrReplaceTempView("__tj_range_points")
-        spark.createDataFrame(intervals, "tbl string, k int, id int, se bigint, se_d double, ee bigint, ee_d double, v bigint").createOrReplaceTempView("__tj_range_intervals")
+        spark.createDataFrame(
+            points, "tbl string, k int, id int, te bigint, te_d double, u bigint"
+        ).createOrReplaceTempView("__tj_range_points")
+        spark.createDataFrame(
+            intervals, "tbl string, k int, id int, se bigint, se_d double, ee bigint, ee_d double, v bigint"
+        ).createOrReplaceTempView("__tj_range_intervals")
         for base in ("points", "intervals"):
             spark.sql(f"create table {SCHEMA}.range_{base} using parquet as select * from __tj_range_{base}")
         for kind in KINDS:
             for name in ("pa", "pb"):
                 te = "te_d" if kind == "dbl" else "te"
-                spark.sql(f"create view {SCHEMA}.{name}_{kind} as select k, id, {_typed(kind, te)} as t, "
-                          f"{te} as te, u from {SCHEMA}.range_points where tbl = '{name}_{kind}'")
+                spark.sql(
+                    f"create view {SCHEMA}.{name}_{kind} as select k, id, {_typed(kind, te)} as t, "
+                    f"{te} as te, u from {SCHEMA}.range_points where tbl = '{name}_{kind}'"
+                )
             for name in ("ia", "ib"):
                 se, ee = ("se_d", "ee_d") if kind == "dbl" else ("se", "ee")
                 cast = "int" if kind == "date" else ("double" if kind == "dbl" else "bigint")
-                spark.sql(f"create view {SCHEMA}.{name}_{kind} as select k, id, {_typed(kind, se)} as s, "
-                          f"{_typed(kind, ee)} as e, cast({se} as {cast}) as se, cast({ee} as {cast}) as ee, v "
-                          f"from {SCHEMA}.range_intervals where tbl = '{name}_{kind}'")
+                spark.sql(
+                    f"create view {SCHEMA}.{name}_{kind} as select k, id, {_typed(kind, se)} as s, "
+                    f"{_typed(kind, ee)} as e, cast({se} as {cast}) as se, cast({ee} as {cast}) as ee, v "
+                    f"from {SCHEMA}.range_intervals where tbl = '{name}_{kind}'"
+                )
 
     @staticmethod
     def _split(kind, row, time_positions):
@@ -189,23 +199,41 @@ def data(spark, dbt):
 
 # --------------------------------------------------------------------------- configurations
 
+
 def _range_configs():
     rng = np.random.default_rng(SEED + 1)
     # (lower units, upper units, lower_inclusive, upper_inclusive, bin units or None)
-    shapes = [(3, 0, False, True, None),      # seed 000: the 30 s before the event
-              (2, 3, True, False, None),
-              (0, 0, True, True, None),       # equality band
-              (5, 1, True, True, 0.5),         # bin W/12
-              (1, 2, False, False, 100),      # bin 33 W
-              (4, 4, True, True, 8)]
+    shapes = [
+        (3, 0, False, True, None),  # seed 000: the 30 s before the event
+        (2, 3, True, False, None),
+        (0, 0, True, True, None),  # equality band
+        (5, 1, True, True, 0.5),  # bin W/12
+        (1, 2, False, False, 100),  # bin 33 W
+        (4, 4, True, True, 8),
+    ]
     out = []
     for i, kind in enumerate(KINDS):
         for j, jt in enumerate(("inner", "left", "right", "full")):
             lo, up, li, ui, b = shapes[(i + j) % len(shapes)]
-            out.append(dict(macro="range_join", kind=kind, join_type=jt, lower=lo, upper=up, li=li, ui=ui, bin=b,
-                            ansi=bool(rng.integers(0, 2))))
-    out.append(dict(macro="range_join", kind="ts", join_type="left", lower=6, upper=0, li=True, ui=True, bin=0.6, ansi=True))
-    out.append(dict(macro="range_join", kind="int", join_type="full", lower=0, upper=0, li=True, ui=True, bin=None, ansi=False))
+            out.append(
+                dict(
+                    macro="range_join",
+                    kind=kind,
+                    join_type=jt,
+                    lower=lo,
+                    upper=up,
+                    li=li,
+                    ui=ui,
+                    bin=b,
+                    ansi=bool(rng.integers(0, 2)),
+                )
+            )
+    out.append(
+        dict(macro="range_join", kind="ts", join_type="left", lower=6, upper=0, li=True, ui=True, bin=0.6, ansi=True)
+    )
+    out.append(
+        dict(macro="range_join", kind="int", join_type="full", lower=0, upper=0, li=True, ui=True, bin=None, ansi=False)
+    )
     return out
 
 
@@ -214,20 +242,33 @@ def _interval_configs():
     out = []
     flags = [(True, True), (True, False), (False, True), (False, False)]
     for i, kind in enumerate(KINDS):
-        for j, (mode, jt) in enumerate((("point", "inner"), ("point", "left"), ("overlap", "inner"), ("overlap", "left"))):
+        for j, (mode, jt) in enumerate(
+            (("point", "inner"), ("point", "left"), ("overlap", "inner"), ("overlap", "left"))
+        ):
             si, ei = flags[(i + j) % 4]
             # explicit bins (grid units) and the run-time bin (None)
             b = [None, 1, 4, 0.5][(i + 2 * j) % 4]
-            out.append(dict(macro="interval_join", kind=kind, mode=mode, join_type=jt, si=si, ei=ei, bin=b,
-                            ansi=bool(rng.integers(0, 2))))
+            out.append(
+                dict(
+                    macro="interval_join",
+                    kind=kind,
+                    mode=mode,
+                    join_type=jt,
+                    si=si,
+                    ei=ei,
+                    bin=b,
+                    ansi=bool(rng.integers(0, 2)),
+                )
+            )
     return out
 
 
 def _aggregate_configs():
     flags = [(True, True), (True, False), (False, True), (False, False)]
-    return [dict(macro="interval_aggregate", kind=kind, si=flags[i][0], ei=flags[i][1], ansi=i % 2 == 0)
-            for i, kind in enumerate(KINDS)] + [
-            dict(macro="interval_aggregate", kind="ts", si=False, ei=True, ansi=False, nokey=True)]
+    return [
+        dict(macro="interval_aggregate", kind=kind, si=flags[i][0], ei=flags[i][1], ansi=i % 2 == 0)
+        for i, kind in enumerate(KINDS)
+    ] + [dict(macro="interval_aggregate", kind="ts", si=False, ei=True, ansi=False, nokey=True)]
 
 
 CONFIGS = _range_configs() + _interval_configs() + _aggregate_configs()
@@ -249,20 +290,48 @@ def _cid(c):
 def _kwargs(c):
     kind = c["kind"]
     if c["macro"] == "range_join":
-        kw = dict(left=f"{SCHEMA}.pa_{kind}", right=f"{SCHEMA}.pb_{kind}", left_time="t", right_time="t", by="k",
-                  lower=_distance(kind, c["lower"]), upper=_distance(kind, c["upper"]),
-                  lower_inclusive=c["li"], upper_inclusive=c["ui"], join_type=c["join_type"], prefix="r_")
+        kw = dict(
+            left=f"{SCHEMA}.pa_{kind}",
+            right=f"{SCHEMA}.pb_{kind}",
+            left_time="t",
+            right_time="t",
+            by="k",
+            lower=_distance(kind, c["lower"]),
+            upper=_distance(kind, c["upper"]),
+            lower_inclusive=c["li"],
+            upper_inclusive=c["ui"],
+            join_type=c["join_type"],
+            prefix="r_",
+        )
     elif c["macro"] == "interval_join":
-        kw = dict(right=f"{SCHEMA}.ib_{kind}", right_start="s", right_end="e", by="k",
-                  start_inclusive=c["si"], end_inclusive=c["ei"], join_type=c["join_type"], prefix="r_")
+        kw = dict(
+            right=f"{SCHEMA}.ib_{kind}",
+            right_start="s",
+            right_end="e",
+            by="k",
+            start_inclusive=c["si"],
+            end_inclusive=c["ei"],
+            join_type=c["join_type"],
+            prefix="r_",
+        )
         if c["mode"] == "point":
             kw.update(left=f"{SCHEMA}.pa_{kind}", left_time="t")
         else:
             kw.update(left=f"{SCHEMA}.ia_{kind}", left_start="s", left_end="e")
     else:
-        kw = dict(left=f"{SCHEMA}.pa_{kind}", right=f"{SCHEMA}.ib_{kind}", left_time="t", right_start="s",
-                  right_end="e", value="v", by=[] if c.get("nokey") else "k", start_inclusive=c["si"],
-                  end_inclusive=c["ei"], aggregates=["sum", "count", "avg"], prefix="")
+        kw = dict(
+            left=f"{SCHEMA}.pa_{kind}",
+            right=f"{SCHEMA}.ib_{kind}",
+            left_time="t",
+            right_start="s",
+            right_end="e",
+            value="v",
+            by=[] if c.get("nokey") else "k",
+            start_inclusive=c["si"],
+            end_inclusive=c["ei"],
+            aggregates=["sum", "count", "avg"],
+            prefix="",
+        )
     if c.get("bin") is not None:
         kw["bin_size"] = _distance(kind, c["bin"]) if kind != "date" or c["bin"] >= 1 else "1 day"
     return kw
@@ -275,19 +344,32 @@ def _naive(c, prefix=""):
     if c["macro"] == "range_join":
         jt = {"inner": "inner", "left": "left outer", "right": "right outer", "full": "full outer"}[c["join_type"]]
         lo, up = _epoch_units(kind, c["lower"]), _epoch_units(kind, c["upper"])
-        return (f"select l.id, l.te, r.id as r_id, r.te as r_te from {t}pa_{kind} l {jt} join {t}pb_{kind} r "
-                f"on l.k = r.k and r.te {'>=' if c['li'] else '>'} l.te - {lo} and r.te {'<=' if c['ui'] else '<'} l.te + {up}")
+        return (
+            f"select l.id, l.te, r.id as r_id, r.te as r_te from {t}pa_{kind} l {jt} join {t}pb_{kind} r "
+            f"on l.k = r.k and r.te {'>=' if c['li'] else '>'} l.te - {lo} "
+            f"and r.te {'<=' if c['ui'] else '<'} l.te + {up}"
+        )
     if c["macro"] == "interval_join":
         jt = "inner" if c["join_type"] == "inner" else "left outer"
         if c["mode"] == "point":
-            return (f"select l.id, l.te, r.id as r_id, r.se as r_se, r.ee as r_ee from {t}pa_{kind} l {jt} join {t}ib_{kind} r "
-                    f"on l.k = r.k and r.se {'<=' if c['si'] else '<'} l.te and l.te {'<=' if c['ei'] else '<'} r.ee")
+            return (
+                f"select l.id, l.te, r.id as r_id, r.se as r_se, r.ee as r_ee "
+                f"from {t}pa_{kind} l {jt} join {t}ib_{kind} r "
+                f"on l.k = r.k and r.se {'<=' if c['si'] else '<'} l.te and l.te {'<=' if c['ei'] else '<'} r.ee"
+            )
         op = "<=" if c["si"] and c["ei"] else "<"
-        return (f"select l.id, l.se, l.ee, r.id as r_id, r.se as r_se, r.ee as r_ee from {t}ia_{kind} l {jt} join {t}ib_{kind} r "
-                f"on l.k = r.k and l.se {op} r.ee and r.se {op} l.ee and l.se {op} l.ee and r.se {op} r.ee")
+        return (
+            f"select l.id, l.se, l.ee, r.id as r_id, r.se as r_se, r.ee as r_ee "
+            f"from {t}ia_{kind} l {jt} join {t}ib_{kind} r "
+            f"on l.k = r.k and l.se {op} r.ee and r.se {op} l.ee and l.se {op} l.ee and r.se {op} r.ee"
+        )
     on = "" if c.get("nokey") else "l.k = r.k and "
-    return (f"select l.u, l.id, l.te, sum(r.v) as v_sum, count(r.v) as v_count from {t}pa_{kind} l left outer join {t}ib_{kind} r "
-            f"on {on}r.se {'<=' if c['si'] else '<'} l.te and l.te {'<=' if c['ei'] else '<'} r.ee group by l.u, l.id, l.te")
+    return (
+        f"select l.u, l.id, l.te, sum(r.v) as v_sum, count(r.v) as v_count "
+        f"from {t}pa_{kind} l left outer join {t}ib_{kind} r "
+        f"on {on}r.se {'<=' if c['si'] else '<'} l.te and l.te {'<=' if c['ei'] else '<'} r.ee "
+        "group by l.u, l.id, l.te"
+    )
 
 
 def _project(c, relation):
@@ -308,8 +390,9 @@ def rendered(data, dbt):
         for flavour in ("", "hive__"):
             calls.append({"id": flavour + _cid(c), "macro": flavour + c["macro"], "kwargs": _kwargs(c)})
     # the naive strategy, for the plan check's control
-    calls.append({"id": "naive-range", "macro": "range_join",
-                  "kwargs": {**_kwargs(CONFIGS[0]), "by": [], "strategy": "naive"}})
+    calls.append(
+        {"id": "naive-range", "macro": "range_join", "kwargs": {**_kwargs(CONFIGS[0]), "by": [], "strategy": "naive"}}
+    )
     return dbt.render(calls)
 
 
@@ -346,14 +429,26 @@ def test_bucketed_equals_naive(spark, data, rendered, c):
             plan = _plan(spark, sql)
             assert "CartesianProduct" not in plan and "BroadcastNestedLoopJoin" not in plan, plan
         # one query: the four EXCEPT ALLs (bucketed vs naive, both ways, both flavours) and the row counts
-        parts = {"b_not_n": "select * from b except all select * from n", "n_not_b": "select * from n except all select * from b",
-                 "h_not_n": "select * from h except all select * from n", "n_not_h": "select * from n except all select * from h",
-                 "b": "select * from b", "h": "select * from h", "n": "select * from n"}
+        parts = {
+            "b_not_n": "select * from b except all select * from n",
+            "n_not_b": "select * from n except all select * from b",
+            "h_not_n": "select * from h except all select * from n",
+            "n_not_h": "select * from n except all select * from h",
+            "b": "select * from b",
+            "h": "select * from h",
+            "n": "select * from n",
+        }
         union = " union all ".join(f"select '{tag}' as tag from ({q}) as x" for tag, q in parts.items())
-        counts = {tag: 0 for tag in parts}
-        counts.update({r.tag: r.n for r in spark.sql(
-            f"with b as ({spark_sql}), h as ({hive_sql}), n as ({naive_sql}) "
-            f"select tag, count(*) as n from ({union}) as u group by tag").collect()})
+        counts = dict.fromkeys(parts, 0)
+        counts.update(
+            {
+                r.tag: r.n
+                for r in spark.sql(
+                    f"with b as ({spark_sql}), h as ({hive_sql}), n as ({naive_sql}) "
+                    f"select tag, count(*) as n from ({union}) as u group by tag"
+                ).collect()
+            }
+        )
         rows = Counter(tuple(r) for r in spark.sql(spark_sql).collect())
     assert counts["b"] == counts["n"] == counts["h"], counts
     assert counts["b_not_n"] == counts["n_not_b"] == counts["h_not_n"] == counts["n_not_h"] == 0, counts
@@ -377,11 +472,12 @@ def test_naive_plans_are_nested_loops(spark, data, rendered):
 # echoing what came, like asof_join's; anything spliced into SQL is validated, so an
 # injection attempt fails. One dbt invocation per case (the first error ends an invocation).
 
-EVENTS = "tj_range_test.pa_ts"      # created by test_range_differential's data fixture
+EVENTS = "tj_range_test.pa_ts"  # created by test_range_differential's data fixture
 INTERVALS = "tj_range_test.ib_ts"
 
-RANGE = dict(left=EVENTS, right="tj_range_test.pb_ts", left_time="t", right_time="t", by="k",
-             lower="30 seconds", prefix="r_")
+RANGE = dict(
+    left=EVENTS, right="tj_range_test.pb_ts", left_time="t", right_time="t", by="k", lower="30 seconds", prefix="r_"
+)
 
 CASES = [
     ("range_join", dict(RANGE, lower="1 day); drop table x; --"), "lower", "1 day); drop table x; --"),
@@ -390,17 +486,45 @@ CASES = [
     ("range_join", dict(RANGE, bin_size=30), "bin_size", "interval string"),  # a number for timestamp columns
     ("range_join", dict(RANGE, join_type="cross"), "join_type", "inner, left, right, full"),
     ("range_join", dict(RANGE, prefix=""), "prefix", "collides"),
-    ("interval_join", dict(left=EVENTS, right=INTERVALS, left_time="t", left_start="t", right_start="s", right_end="e"),
-     "left_time", "either left_time"),
-    ("interval_join", dict(left="points_cte", right="intervals_cte", left_time="t", right_start="s", right_end="e",
-                           columns=["v"]), "bin_size", "cannot tell"),
-    ("interval_aggregate", dict(left=EVENTS, right=INTERVALS, left_time="t", right_start="s", right_end="e",
-                                value="v", aggregates=["sum", "median"]), "aggregates", "sum, count, avg"),
-    ("interval_aggregate", dict(left=EVENTS, right=INTERVALS, left_time="missing", right_start="s", right_end="e",
-                                value="v"), "left_time", "column not found"),
+    (
+        "interval_join",
+        dict(left=EVENTS, right=INTERVALS, left_time="t", left_start="t", right_start="s", right_end="e"),
+        "left_time",
+        "either left_time",
+    ),
+    (
+        "interval_join",
+        dict(left="points_cte", right="intervals_cte", left_time="t", right_start="s", right_end="e", columns=["v"]),
+        "bin_size",
+        "cannot tell",
+    ),
+    (
+        "interval_aggregate",
+        dict(
+            left=EVENTS,
+            right=INTERVALS,
+            left_time="t",
+            right_start="s",
+            right_end="e",
+            value="v",
+            aggregates=["sum", "median"],
+        ),
+        "aggregates",
+        "sum, count, avg",
+    ),
+    (
+        "interval_aggregate",
+        dict(left=EVENTS, right=INTERVALS, left_time="missing", right_start="s", right_end="e", value="v"),
+        "left_time",
+        "column not found",
+    ),
     ("hive__range_join", dict(RANGE, bin_size="0 seconds"), "bin_size", "wider than zero"),  # same checks in Hive
-    ("hive__interval_join", dict(left=EVENTS, right=INTERVALS, left_time="t", right_start="s", right_end="e",
-                                 bin_size="1.0000001 seconds"), "bin_size", "6 decimal places"),
+    (
+        "hive__interval_join",
+        dict(left=EVENTS, right=INTERVALS, left_time="t", right_start="s", right_end="e", bin_size="1.0000001 seconds"),
+        "bin_size",
+        "6 decimal places",
+    ),
 ]
 
 

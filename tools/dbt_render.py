@@ -45,7 +45,7 @@ def public_defaults() -> dict[str, dict]:
             fn = ast.parse(f"def f({python_args}): pass").body[0].args
             names = [a.arg for a in fn.args]
             defaults = [ast.literal_eval(d) for d in fn.defaults]
-            found[name] = dict(zip(names[len(names) - len(defaults):], defaults))
+            found[name] = dict(zip(names[len(names) - len(defaults) :], defaults))
     return found
 
 
@@ -71,8 +71,14 @@ def _columns_answered(columns: dict[str, list[tuple[str, str]]]):
     return mock.patch.object(SparkAdapter, "get_columns_in_relation", columns_of)
 
 
-def render_calls(calls: list[dict], project_dir: Path = INTEGRATION, *, dbt_vars: dict | None = None,
-                 columns: dict[str, list[tuple[str, str]]] | None = None, scratch: Path | None = None) -> dict[str, str]:
+def render_calls(
+    calls: list[dict],
+    project_dir: Path = INTEGRATION,
+    *,
+    dbt_vars: dict | None = None,
+    columns: dict[str, list[tuple[str, str]]] | None = None,
+    scratch: Path | None = None,
+) -> dict[str, str]:
     """{id: sql} for every call; raises RenderError with dbt's messages if any call fails.
     columns: answer column lookups from it instead of an engine. scratch: a folder for dbt's
     target/ and logs/ (default: the project's own)."""
@@ -86,14 +92,22 @@ def render_calls(calls: list[dict], project_dir: Path = INTEGRATION, *, dbt_vars
 
     def collect(event):
         if event.info.name == "JinjaLogInfo" and event.data.msg.startswith(MARKER):
-            item = json.loads(event.data.msg[len(MARKER):])
+            item = json.loads(event.data.msg[len(MARKER) :])
             rendered[item["id"]] = item["sql"]
         elif event.info.level == "error":  # run-operation reports compile errors only as events
             errors.append(event.info.msg)
 
-    argv = ["run-operation", "tj_render_calls", "--args", json.dumps({"calls": [with_defaults(c) for c in calls]}), "--quiet",
-            "--project-dir", str(project_dir),
-            "--profiles-dir", os.environ.get("DBT_PROFILES_DIR", str(REPO / "profiles"))]
+    argv = [
+        "run-operation",
+        "tj_render_calls",
+        "--args",
+        json.dumps({"calls": [with_defaults(c) for c in calls]}),
+        "--quiet",
+        "--project-dir",
+        str(project_dir),
+        "--profiles-dir",
+        os.environ.get("DBT_PROFILES_DIR", str(REPO / "profiles")),
+    ]
     if scratch is not None:  # else the project's own target/ (and its partial parse) and logs/
         argv += ["--target-path", str(scratch / "target"), "--log-path", str(scratch / "logs")]
     if dbt_vars:
@@ -104,6 +118,9 @@ def render_calls(calls: list[dict], project_dir: Path = INTEGRATION, *, dbt_vars
         result = dbtRunner(callbacks=[collect]).invoke(argv)
     missing = sorted({c["id"] for c in calls} - set(rendered))
     if not result.success or missing:
-        raise RenderError(f"dbt run-operation failed: {result.exception or ''}\n" + "\n".join(errors)
-                          + (f"\nno SQL for {missing}" if missing else ""))
+        raise RenderError(
+            f"dbt run-operation failed: {result.exception or ''}\n"
+            + "\n".join(errors)
+            + (f"\nno SQL for {missing}" if missing else "")
+        )
     return rendered

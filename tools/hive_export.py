@@ -11,9 +11,10 @@ id, ts, label, r_ts, r_value:
     asof_<strategy>_<direction>.hql our macro, hive__asof_join, strategy union | exploding | broadcast,
                                     direction backward | forward | nearest, left join
 00_tables.hql creates the two external parquet tables over ${hivevar:labels_dir} and
-${hivevar:features_dir}. The SQL is rendered by dbt from the package's own
-macros (tools/dbt_render.py; no Spark session starts), so the files always match the macros; tests/test_endpoints_hiveql.py checks
-that the committed files are current, parse with Hive 2.3's parser and agree on Spark.
+${hivevar:features_dir}. The SQL is rendered by dbt from the package's own macros
+(tools/dbt_render.py; no Spark session starts), so the files always match the macros;
+tests/test_endpoints_hiveql.py checks that the committed files are current, parse with Hive
+2.3's parser and agree on Spark.
 """
 
 from __future__ import annotations
@@ -71,19 +72,38 @@ def macro_calls() -> list[dict]:
     calls = []
     for strategy in STRATEGIES:
         for direction in DIRECTIONS:
-            calls.append({"id": f"asof_{strategy}_{direction}", "macro": "hive__asof_join", "kwargs": {
-                # unqualified names: Hive resolves them in the current database (`use ${hivevar:db}`)
-                # Relations, so the macro lists every column (HiveQL cannot expand `struct_column.*`)
-                "left": {"relation": "labels"}, "right": {"relation": "features"}, "left_time": "ts", "right_time": "ts", "by": "id",
-                "columns": ["ts", "value"], "prefix": "r_", "direction": direction, "join_type": "left",
-                "strategy": strategy, "allow_exact_matches": True, "tolerance": None, "order_by": None}})
+            calls.append(
+                {
+                    "id": f"asof_{strategy}_{direction}",
+                    "macro": "hive__asof_join",
+                    "kwargs": {
+                        # unqualified names: Hive resolves them in the current database (`use ${hivevar:db}`)
+                        # Relations, so the macro lists every column (HiveQL cannot expand `struct_column.*`)
+                        "left": {"relation": "labels"},
+                        "right": {"relation": "features"},
+                        "left_time": "ts",
+                        "right_time": "ts",
+                        "by": "id",
+                        "columns": ["ts", "value"],
+                        "prefix": "r_",
+                        "direction": direction,
+                        "join_type": "left",
+                        "strategy": strategy,
+                        "allow_exact_matches": True,
+                        "tolerance": None,
+                        "order_by": None,
+                    },
+                }
+            )
     return calls
 
 
 # The benchmark tables' columns (benchmarks/generate.py's LEFT_SCHEMA / RIGHT_SCHEMA), answered
 # in place of a live `describe`: rendering needs the columns, not an engine.
-TABLE_COLUMNS = {"labels": [("id", "bigint"), ("ts", "bigint"), ("label", "int")],
-                 "features": [("id", "bigint"), ("ts", "bigint"), ("value", "double")]}
+TABLE_COLUMNS = {
+    "labels": [("id", "bigint"), ("ts", "bigint"), ("label", "int")],
+    "features": [("id", "bigint"), ("ts", "bigint"), ("value", "double")],
+}
 
 
 def render(calls: list[dict]) -> dict[str, str]:
@@ -94,20 +114,29 @@ def render(calls: list[dict]) -> dict[str, str]:
 
 def queries() -> dict[str, tuple[str, str]]:
     """{file stem: (title, select statement)} for every exported query."""
-    found = {"thesis_listing_4_1": ("The thesis's Exploding query (Listing 4.1), as written: inner join, "
-                                    "backward, latest feature at or before each label.", THESIS_LISTING_4_1)}
+    found = {
+        "thesis_listing_4_1": (
+            "The thesis's Exploding query (Listing 4.1), as written: inner join, "
+            "backward, latest feature at or before each label.",
+            THESIS_LISTING_4_1,
+        )
+    }
     for name, sql in render(macro_calls()).items():
         _, strategy, direction = name.split("_")
-        title = (f"temporal_joins.asof_join (hive__asof_join), strategy={strategy}, direction={direction}, "
-                 f"join_type=left, by=id, prefix=r_.")
+        title = (
+            f"temporal_joins.asof_join (hive__asof_join), strategy={strategy}, direction={direction}, "
+            f"join_type=left, by=id, prefix=r_."
+        )
         found[name] = (title, sql)
     return found
 
 
 def statement(name: str, title: str, select: str) -> str:
-    return (HEADER.format(title=title, name=f"{name}.hql")
-            + f"use ${{hivevar:db}};\ndrop table if exists {name};\n"
-            + f"create table {name} stored as orc as\n{select};\n")
+    return (
+        HEADER.format(title=title, name=f"{name}.hql")
+        + f"use ${{hivevar:db}};\ndrop table if exists {name};\n"
+        + f"create table {name} stored as orc as\n{select};\n"
+    )
 
 
 def export(out: Path = DEFAULT_OUT) -> list[Path]:

@@ -123,7 +123,7 @@ def cmdline(pid: int) -> str:
 def _decode_address(hex_addr: str) -> str:
     raw = bytes.fromhex(hex_addr)
     # /proc prints each 32-bit word in host (little-endian) order
-    words = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
+    words = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
     if len(words) == 4:
         return socket.inet_ntop(socket.AF_INET, words)
     if words[:12] == b"\0" * 10 + b"\xff\xff":  # IPv4-mapped IPv6, as the JVM listens
@@ -148,12 +148,14 @@ def stop_pid(pid: int, timeout: float = 20.0) -> None:
 def spark_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     """Environment for Spark scripts: the wheel as SPARK_HOME, every socket on 127.0.0.1."""
     env = dict(os.environ)
-    env.update({
-        "SPARK_HOME": str(SPARK_HOME),
-        "SPARK_LOCAL_IP": LOCALHOST,  # RPC, block manager and web UIs bind here
-        "SPARK_LOCAL_HOSTNAME": LOCALHOST,
-        "SPARK_NO_DAEMONIZE": "1",
-    })
+    env.update(
+        {
+            "SPARK_HOME": str(SPARK_HOME),
+            "SPARK_LOCAL_IP": LOCALHOST,  # RPC, block manager and web UIs bind here
+            "SPARK_LOCAL_HOSTNAME": LOCALHOST,
+            "SPARK_NO_DAEMONIZE": "1",
+        }
+    )
     env.setdefault("PYSPARK_PYTHON", sys.executable)
     env.update(extra or {})
     return env
@@ -177,8 +179,9 @@ class SparkProcess:
         self.cwd.mkdir(parents=True, exist_ok=True)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "ab") as log:
-            self.popen = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, stdout=log,
-                                          stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            self.popen = subprocess.Popen(
+                self.argv, cwd=self.cwd, env=self.env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+            )
         return self
 
     def alive(self) -> bool:
@@ -194,8 +197,10 @@ class SparkProcess:
         return "\n".join(self.log_text().splitlines()[-lines:])
 
     def fail(self, why: str) -> SparkProcessError:
-        return SparkProcessError(f"{self.name} (pid {self.popen.pid if self.popen else '-'}): {why}\n"
-                                 f"--- last lines of {self.log_path} ---\n{self.log_tail()}")
+        return SparkProcessError(
+            f"{self.name} (pid {self.popen.pid if self.popen else '-'}): {why}\n"
+            f"--- last lines of {self.log_path} ---\n{self.log_tail()}"
+        )
 
     def wait_for_log(self, pattern: str, timeout: float) -> None:
         """Wait until `pattern` (a regex) appears in the log; raise with the log when it does not."""
@@ -230,8 +235,9 @@ class SparkProcess:
 class StandaloneCluster:
     """A standalone master and `workers` workers (bin/spark-class), each with `cores` cores."""
 
-    def __init__(self, state_dir: Path, workers: int = 2, cores: int = 1, memory: str = "1g",
-                 startup_timeout: float = 90.0):
+    def __init__(
+        self, state_dir: Path, workers: int = 2, cores: int = 1, memory: str = "1g", startup_timeout: float = 90.0
+    ):
         self.state_dir = Path(state_dir)
         self.n_workers, self.cores, self.memory = workers, cores, memory
         self.startup_timeout = startup_timeout
@@ -255,24 +261,52 @@ class StandaloneCluster:
             self.port, self.webui_port = free_port(), free_port()
             self.master = SparkProcess(
                 "spark master",
-                [spark_class, "org.apache.spark.deploy.master.Master", "--host", LOCALHOST,
-                 "--port", str(self.port), "--webui-port", str(self.webui_port)],
-                logs / "master.log", self.state_dir,
+                [
+                    spark_class,
+                    "org.apache.spark.deploy.master.Master",
+                    "--host",
+                    LOCALHOST,
+                    "--port",
+                    str(self.port),
+                    "--webui-port",
+                    str(self.webui_port),
+                ],
+                logs / "master.log",
+                self.state_dir,
                 # no REST submission server (it would take the fixed port 6066); a dead worker is
                 # noticed from its closed connection, the heartbeat timeout is the fallback
-                {"SPARK_MASTER_OPTS": "-Dspark.master.rest.enabled=false -Dspark.worker.timeout=15",
-                 "SPARK_LOCAL_DIRS": str(self.state_dir / "local")}).start()
+                {
+                    "SPARK_MASTER_OPTS": "-Dspark.master.rest.enabled=false -Dspark.worker.timeout=15",
+                    "SPARK_LOCAL_DIRS": str(self.state_dir / "local"),
+                },
+            ).start()
             self.master.wait_for_log(r"I have been elected leader", self.startup_timeout)
             for i in range(self.n_workers):
                 webui = free_port()
                 self.worker_webui_ports.append(webui)
                 worker = SparkProcess(
                     f"spark worker {i}",
-                    [spark_class, "org.apache.spark.deploy.worker.Worker", "--host", LOCALHOST,
-                     "--port", str(free_port()), "--webui-port", str(webui), "--cores", str(self.cores),
-                     "--memory", self.memory, "--work-dir", str(self.state_dir / f"worker{i}"), self.url],
-                    logs / f"worker{i}.log", self.state_dir / f"worker{i}",
-                    {"SPARK_LOCAL_DIRS": str(self.state_dir / f"worker{i}" / "local")}).start()
+                    [
+                        spark_class,
+                        "org.apache.spark.deploy.worker.Worker",
+                        "--host",
+                        LOCALHOST,
+                        "--port",
+                        str(free_port()),
+                        "--webui-port",
+                        str(webui),
+                        "--cores",
+                        str(self.cores),
+                        "--memory",
+                        self.memory,
+                        "--work-dir",
+                        str(self.state_dir / f"worker{i}"),
+                        self.url,
+                    ],
+                    logs / f"worker{i}.log",
+                    self.state_dir / f"worker{i}",
+                    {"SPARK_LOCAL_DIRS": str(self.state_dir / f"worker{i}" / "local")},
+                ).start()
                 self.workers.append(worker)
             for worker in self.workers:
                 worker.wait_for_log(r"Successfully registered with master", self.startup_timeout)
@@ -306,17 +340,25 @@ class ThriftServer:
     Ready means: the "HiveThriftServer2 started" log line, then a successful `select 1`.
     """
 
-    def __init__(self, state_dir: Path, master: str = "local[2]", port: int | None = None,
-                 conf: dict[str, str] | None = None, driver_memory: str = "1g", ui: bool = False,
-                 startup_timeout: float = 120.0):
+    def __init__(
+        self,
+        state_dir: Path,
+        master: str = "local[2]",
+        port: int | None = None,
+        conf: dict[str, str] | None = None,
+        driver_memory: str = "1g",
+        ui: bool = False,
+        startup_timeout: float = 120.0,
+    ):
         self.state_dir = Path(state_dir)
         self.master, self.port, self.driver_memory = master, port, driver_memory
         self.ui_port = free_port() if ui else None
         self.startup_timeout = startup_timeout
         self.conf = {
             "spark.sql.warehouse.dir": str(self.state_dir / "warehouse"),
-            "spark.hadoop.javax.jdo.option.ConnectionURL":
-                f"jdbc:derby:;databaseName={self.state_dir / 'metastore_db'};create=true",
+            "spark.hadoop.javax.jdo.option.ConnectionURL": (
+                f"jdbc:derby:;databaseName={self.state_dir / 'metastore_db'};create=true"
+            ),
             "spark.driver.host": LOCALHOST,
             "spark.driver.bindAddress": LOCALHOST,
             "spark.ui.enabled": "true" if ui else "false",
@@ -328,20 +370,38 @@ class ThriftServer:
         self.process: SparkProcess | None = None
 
     def argv(self) -> list[str]:
-        argv = [str(SPARK_HOME / "bin" / "spark-submit"), "--class", THRIFT_SERVER_CLASS,
-                "--name", "temporal_joins thrift server", "--master", self.master,
-                "--driver-memory", self.driver_memory,
-                "--driver-java-options", f"-Dderby.system.home={self.state_dir}"]
+        argv = [
+            str(SPARK_HOME / "bin" / "spark-submit"),
+            "--class",
+            THRIFT_SERVER_CLASS,
+            "--name",
+            "temporal_joins thrift server",
+            "--master",
+            self.master,
+            "--driver-memory",
+            self.driver_memory,
+            "--driver-java-options",
+            f"-Dderby.system.home={self.state_dir}",
+        ]
         for key, value in self.conf.items():
             argv += ["--conf", f"{key}={value}"]
         # spark-submit's "spark-internal" resource: the server class ships in the wheel's jars
-        return argv + ["--hiveconf", f"hive.server2.thrift.port={self.port}",
-                       "--hiveconf", f"hive.server2.thrift.bind.host={LOCALHOST}"]
+        return argv + [
+            "--hiveconf",
+            f"hive.server2.thrift.port={self.port}",
+            "--hiveconf",
+            f"hive.server2.thrift.bind.host={LOCALHOST}",
+        ]
 
     def start(self) -> ThriftServer:
         self.port = self.port or free_port()
-        self.process = SparkProcess("thrift server", self.argv(), self.state_dir / "thrift-server.log",
-                                    self.state_dir, {"SPARK_LOCAL_DIRS": str(self.state_dir / "local")})
+        self.process = SparkProcess(
+            "thrift server",
+            self.argv(),
+            self.state_dir / "thrift-server.log",
+            self.state_dir,
+            {"SPARK_LOCAL_DIRS": str(self.state_dir / "local")},
+        )
         self.process.start()
         try:
             self.process.wait_for_log(r"HiveThriftServer2 started", self.startup_timeout)
@@ -372,13 +432,16 @@ class ThriftServer:
         """A PyHive connection (what dbt-spark's thrift method uses)."""
         from pyhive import hive
 
-        return hive.connect(host=LOCALHOST, port=self.port, username="dbt", auth="NONE",
-                            configuration=configuration)
+        return hive.connect(host=LOCALHOST, port=self.port, username="dbt", auth="NONE", configuration=configuration)
 
     def dbt_env(self) -> dict[str, str]:
         """Variables that point profiles/profiles.yml's `thrift` target at this server."""
-        return {"TEMPORAL_JOINS_TARGET": "thrift", "TEMPORAL_JOINS_THRIFT_HOST": LOCALHOST,
-                "TEMPORAL_JOINS_THRIFT_PORT": str(self.port), "TEMPORAL_JOINS_THRIFT_AUTH": "NONE"}
+        return {
+            "TEMPORAL_JOINS_TARGET": "thrift",
+            "TEMPORAL_JOINS_THRIFT_HOST": LOCALHOST,
+            "TEMPORAL_JOINS_THRIFT_PORT": str(self.port),
+            "TEMPORAL_JOINS_THRIFT_AUTH": "NONE",
+        }
 
     def rest(self, path: str):
         """GET the driver's monitoring REST API (needs ui=True): rest('applications')."""
@@ -398,9 +461,11 @@ class ThriftServer:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.local_spark",
-                                     description="Run a local Spark Thrift server (optionally on a standalone "
-                                                 "cluster) until Ctrl-C, for `dbt --target thrift`.")
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.local_spark",
+        description="Run a local Spark Thrift server (optionally on a standalone "
+        "cluster) until Ctrl-C, for `dbt --target thrift`.",
+    )
     parser.add_argument("command", choices=["thrift"])
     parser.add_argument("--state", type=Path, required=True, help="folder for warehouse, metastore and logs")
     parser.add_argument("--port", type=int, default=None, help="Thrift port (default: a free one)")

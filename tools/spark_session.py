@@ -26,7 +26,9 @@ def session_conf(state: str | Path | None = None) -> dict[str, str]:
     for name in ("as_number", "as_bool", "as_text", "as_native"):  # dbt's type filters: identity here
         env.filters[name] = lambda value: value
     profile = yaml.safe_load(env.from_string(PROFILES.read_text()).render())
-    return {str(k): str(v) for k, v in profile["temporal_joins"]["outputs"]["session"]["server_side_parameters"].items()}
+    return {
+        str(k): str(v) for k, v in profile["temporal_joins"]["outputs"]["session"]["server_side_parameters"].items()
+    }
 
 
 def local_session(state: str | Path | None = None, overrides: dict[str, str] | None = None, log_level: str = "ERROR"):

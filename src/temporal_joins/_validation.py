@@ -18,8 +18,13 @@ PREFIX = r"^[A-Za-z0-9_]*$"
 BY_ALLOWED = "a column name, a list of column names and/or [left, right] pairs, or a {left: right} mapping"
 
 _INTERVAL = re.compile(r"^\s*(?:interval\s+)?(\d+(?:\.\d+)?)\s+(second|minute|hour|day|week)s?\s*$")
-UNIT_MICROS = {"second": 10**6, "minute": 60 * 10**6, "hour": 3600 * 10**6, "day": 86400 * 10**6,
-               "week": 7 * 86400 * 10**6}
+UNIT_MICROS = {
+    "second": 10**6,
+    "minute": 60 * 10**6,
+    "hour": 3600 * 10**6,
+    "day": 86400 * 10**6,
+    "week": 7 * 86400 * 10**6,
+}
 _INTEGRAL_TYPES = {"tinyint", "smallint", "int", "integer", "bigint", "byte", "short", "long"}
 
 
@@ -32,13 +37,17 @@ def describe(value: Any) -> str:
     return str(value)
 
 
-def fail(macro: str, argument: str, allowed: str, received: Any, detail: str | None = None,
-         received_type: str | None = None) -> NoReturn:
+def fail(
+    macro: str, argument: str, allowed: str, received: Any, detail: str | None = None, received_type: str | None = None
+) -> NoReturn:
     """Raise the one error shape (macros/_validation.sql's _tj_fail) as a ValueError;
     received_type, when known, follows the received value: `Received: 'label_ts' (string).`"""
     shown = describe(received) + (f" ({received_type})" if received_type else "")
-    raise ValueError(f"temporal_joins.{macro}: invalid argument `{argument}`" + (f": {detail}" if detail else "")
-                     + f". Allowed: {allowed}. Received: {shown}.")
+    raise ValueError(
+        f"temporal_joins.{macro}: invalid argument `{argument}`"
+        + (f": {detail}" if detail else "")
+        + f". Allowed: {allowed}. Received: {shown}."
+    )
 
 
 def required(macro: str, argument: str, value: Any, allowed: str) -> None:
@@ -79,7 +88,9 @@ def prefix(macro: str, value: Any) -> str:
     if value is None:
         return ""
     if not isinstance(value, str) or not re.match(PREFIX, value) or (value and value[0].isdigit()):
-        fail(macro, "prefix", "'' or a name prefix of letters, digits and underscores, not starting with a digit", value)
+        fail(
+            macro, "prefix", "'' or a name prefix of letters, digits and underscores, not starting with a digit", value
+        )
     return value
 
 
@@ -136,14 +147,27 @@ def kind_family(kind: str) -> str:
 def common_time_kind(macro: str, left_time: str, left_type: str, right_time: str, right_type: str) -> str:
     """The kind two time columns share: both numeric, both timestamp or both date."""
     lk, rk = time_kind(left_type), time_kind(right_type)
-    for argument, kind, column, type_name in (("left_time", lk, left_time, left_type),
-                                              ("right_time", rk, right_time, right_type)):
+    for argument, kind, column, type_name in (
+        ("left_time", lk, left_time, left_type),
+        ("right_time", rk, right_time, right_type),
+    ):
         if kind == "other":
-            fail(macro, argument, "a numeric, timestamp or date column", column, "unsupported column type",
-                 received_type=type_name)
+            fail(
+                macro,
+                argument,
+                "a numeric, timestamp or date column",
+                column,
+                "unsupported column type",
+                received_type=type_name,
+            )
     if kind_family(lk) != kind_family(rk):
-        fail(macro, "right_time", f"a column of the same kind as left_time `{left_time}` ({lk})", right_time,
-             f"time columns of different kinds ({lk} vs {rk})")
+        fail(
+            macro,
+            "right_time",
+            f"a column of the same kind as left_time `{left_time}` ({lk})",
+            right_time,
+            f"time columns of different kinds ({lk} vs {rk})",
+        )
     # integral only when both sides are: its arithmetic goes through decimal(20,0)
     return lk if lk == rk else kind_family(lk)
 
@@ -155,12 +179,18 @@ def distance(macro: str, argument: str, value: Any, kind: str) -> Decimal | None
     if value is None:
         return None
     if family == "numeric":
-        if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)) or value < 0 \
-                or (isinstance(value, float) and math.isnan(value)):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float, Decimal))
+            or value < 0
+            or (isinstance(value, float) and math.isnan(value))
+        ):
             fail(macro, argument, "a non-negative number for numeric time columns", value)
         return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
-    allowed = ("an interval string such as '90 seconds', '7 days', 'interval 1 hour' (units: second, minute, "
-               f"hour, day, week) for {family} time columns" + ("; whole days or weeks for dates" if family == "date" else ""))
+    allowed = (
+        "an interval string such as '90 seconds', '7 days', 'interval 1 hour' (units: second, minute, "
+        f"hour, day, week) for {family} time columns" + ("; whole days or weeks for dates" if family == "date" else "")
+    )
     if isinstance(value, dt.timedelta) and family == "timestamp" and value >= dt.timedelta(0):
         # a Python convenience the macro cannot take: exact, in microseconds
         return Decimal(value // dt.timedelta(microseconds=1))
@@ -179,9 +209,15 @@ def distance(macro: str, argument: str, value: Any, kind: str) -> Decimal | None
     return Decimal(amount) * UNIT_MICROS[unit]
 
 
-def right_output_columns(macro: str, left_columns: list[str], right_columns: list[str],
-                         by: list[tuple[str, str]], prefix_: str, columns: Any,
-                         always: list[str]) -> list[tuple[str, str]]:
+def right_output_columns(
+    macro: str,
+    left_columns: list[str],
+    right_columns: list[str],
+    by: list[tuple[str, str]],
+    prefix_: str,
+    columns: Any,
+    always: list[str],
+) -> list[tuple[str, str]]:
     """[(right source, output name)]: `columns` (default: every right column but the keys), with
     the `always` columns first unless listed; each gets the prefix. An output name that collides
     with a left column is an error naming both (the macros' _tj_right_output_columns)."""
@@ -189,8 +225,9 @@ def right_output_columns(macro: str, left_columns: list[str], right_columns: lis
         right_keys = {r.lower() for _, r in by}
         wanted = [c for c in right_columns if c.lower() not in right_keys]
     else:
-        wanted = [find_column(macro, "columns", right_columns, "right", c)
-                  for c in identifier_list(macro, "columns", columns)]
+        wanted = [
+            find_column(macro, "columns", right_columns, "right", c) for c in identifier_list(macro, "columns", columns)
+        ]
     listed = {w.lower() for w in wanted}
     wanted = [a for a in always if a.lower() not in listed] + wanted
     seen, out = set(), []
@@ -208,6 +245,11 @@ def check_output_names(macro: str, left_columns: list[str], outputs: list[tuple[
     taken = {c.lower(): f"left column `{c}`" for c in left_columns}
     for name, what in outputs:
         if name.lower() in taken:
-            fail(macro, "prefix", "a prefix that keeps the output names apart from the left columns and from each other",
-                 prefix_, f"{what} would be output as `{name}`, which collides with {taken[name.lower()]}")
+            fail(
+                macro,
+                "prefix",
+                "a prefix that keeps the output names apart from the left columns and from each other",
+                prefix_,
+                f"{what} would be output as `{name}`, which collides with {taken[name.lower()]}",
+            )
         taken[name.lower()] = f"{what} (output as `{name}`)"

@@ -19,7 +19,7 @@ dbt-spark's Python epilogue defaults to delta.
 from __future__ import annotations
 
 import sys
-from typing import Any, Dict
+from typing import Any
 
 SUBMISSION_METHOD = "session"
 
@@ -27,16 +27,17 @@ SUBMISSION_METHOD = "session"
 class SessionPythonJobHelper:
     """A PythonJobHelper (duck-typed: dbt only calls __init__ and submit)."""
 
-    def __init__(self, parsed_model: Dict, credentials: Any) -> None:
+    def __init__(self, parsed_model: dict, credentials: Any) -> None:
         self.parsed_model = parsed_model
         self.credentials = credentials
         method = str(getattr(credentials, "method", ""))
         if method.split(".")[-1].lower() != "session":
             raise ValueError(
                 f"temporal_joins: submission_method `{SUBMISSION_METHOD}` runs Python models in the local "
-                f"SparkSession and needs a target with `method: session`; this target's method is {method!r}.")
+                f"SparkSession and needs a target with `method: session`; this target's method is {method!r}."
+            )
 
-    def submit(self, compiled_code: str) -> Dict[str, str]:
+    def submit(self, compiled_code: str) -> dict[str, str]:
         from pyspark.sql import SparkSession
 
         spark = SparkSession.builder.getOrCreate()
@@ -91,7 +92,9 @@ def run_dbt(args: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] != "dbt":
-        print("usage: python -m temporal_joins dbt <dbt arguments>   (dbt with Python models on method: session)",
-              file=sys.stderr)
+        print(
+            "usage: python -m temporal_joins dbt <dbt arguments>   (dbt with Python models on method: session)",
+            file=sys.stderr,
+        )
         return 2
     return run_dbt(argv[1:])

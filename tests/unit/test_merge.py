@@ -14,6 +14,7 @@ from temporal_joins.asof.merge import MergePlan, merge_bucket
 
 def _brute_force(left, right, plan: MergePlan):
     """Per left row, the right row the macro's rules pick (None: no match), by a full scan."""
+
     def allowed(lt, rt, side):
         if side == "backward":
             ok = rt < lt if not plan.allow_exact_matches else rt <= lt
@@ -78,14 +79,27 @@ LEFT_SCHEMA = pa.schema([("id", pa.int64()), ("k", pa.int64()), ("t", pa.int64()
 RIGHT_SCHEMA = pa.schema([("rid", pa.int64()), ("k", pa.int64()), ("t", pa.int64()), ("ob", pa.int64())])
 
 
-@pytest.mark.parametrize("direction,exact,tolerance,inner", list(itertools.product(
-    ("backward", "forward", "nearest"), (True, False), (None, 0, 4), (False, True))))
+@pytest.mark.parametrize(
+    "direction,exact,tolerance,inner",
+    list(itertools.product(("backward", "forward", "nearest"), (True, False), (None, 0, 4), (False, True))),
+)
 def test_merge_matches_brute_force(direction, exact, tolerance, inner):
     rng = random.Random(hash((direction, exact, tolerance, inner)) & 0xFFFF)
-    plan = MergePlan(keys=["k"], time="t", order_by=["ob"], left_columns=["id"], right_outputs=["rid"],
-                     direction=direction, allow_exact_matches=exact, tolerance=tolerance, inner=inner)
+    plan = MergePlan(
+        keys=["k"],
+        time="t",
+        order_by=["ob"],
+        left_columns=["id"],
+        right_outputs=["rid"],
+        direction=direction,
+        allow_exact_matches=exact,
+        tolerance=tolerance,
+        inner=inner,
+    )
     matched = 0
-    for n_left, n_right in [(0, 5), (5, 0), (1, 1), (30, 60), (60, 30)] + [(rng.randint(1, 40), rng.randint(1, 80)) for _ in range(20)]:
+    for n_left, n_right in [(0, 5), (5, 0), (1, 1), (30, 60), (60, 30)] + [
+        (rng.randint(1, 40), rng.randint(1, 80)) for _ in range(20)
+    ]:
         left, right = _tables(rng, n_left, n_right)
         # the engine drops right rows with a null key or time before the merge
         matchable = [r for r in right if r["k"] is not None and r["t"] is not None]
@@ -101,8 +115,17 @@ def test_merge_matches_brute_force(direction, exact, tolerance, inner):
 def test_a_null_inside_the_matched_row_stays_null():
     left = pa.table({"k": [1], "t": [10]})
     right = pa.table({"k": [1, 1], "t": [5, 8], "v": pa.array(["old", None])})
-    plan = MergePlan(keys=["k"], time="t", order_by=[], left_columns=["k", "t"], right_outputs=["v"],
-                     direction="backward", allow_exact_matches=True, tolerance=None, inner=False)
+    plan = MergePlan(
+        keys=["k"],
+        time="t",
+        order_by=[],
+        left_columns=["k", "t"],
+        right_outputs=["v"],
+        direction="backward",
+        allow_exact_matches=True,
+        tolerance=None,
+        inner=False,
+    )
     assert merge_bucket(left, right, plan).to_pylist() == [{"k": 1, "t": 10, "v": None}]
 
 
@@ -110,6 +133,15 @@ def test_exact_int64_gaps_do_not_overflow():
     big = 2**62
     left = pa.table({"k": [1], "t": [big]})
     right = pa.table({"k": [1, 1], "t": [-big, big + 3], "v": [1, 2]})
-    plan = MergePlan(keys=["k"], time="t", order_by=[], left_columns=["t"], right_outputs=["v"],
-                     direction="nearest", allow_exact_matches=True, tolerance=None, inner=False)
+    plan = MergePlan(
+        keys=["k"],
+        time="t",
+        order_by=[],
+        left_columns=["t"],
+        right_outputs=["v"],
+        direction="nearest",
+        allow_exact_matches=True,
+        tolerance=None,
+        inner=False,
+    )
     assert merge_bucket(left, right, plan).to_pylist() == [{"t": big, "v": 2}]

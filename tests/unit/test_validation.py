@@ -20,15 +20,23 @@ def _message(fn, *args):
 def test_error_shape_names_macro_argument_allowed_and_received():
     assert _message(v.choice, "asof_join", "direction", "sideways", ("backward", "forward", "nearest")) == (
         "temporal_joins.asof_join: invalid argument `direction`. Allowed: backward, forward, nearest. "
-        "Received: 'sideways'.")
+        "Received: 'sideways'."
+    )
     assert _message(v.common_time_kind, "asof_join", "label_ts", "string", "t", "bigint").endswith(
-        "Received: 'label_ts' (string).")
+        "Received: 'label_ts' (string)."
+    )
 
 
-@pytest.mark.parametrize("by,pairs", [
-    (None, []), ("id", [("id", "id")]), (["a", "b"], [("a", "a"), ("b", "b")]),
-    ([["u", "c"]], [("u", "c")]), ({"u": "c"}, [("u", "c")]),
-])
+@pytest.mark.parametrize(
+    "by,pairs",
+    [
+        (None, []),
+        ("id", [("id", "id")]),
+        (["a", "b"], [("a", "a"), ("b", "b")]),
+        ([["u", "c"]], [("u", "c")]),
+        ({"u": "c"}, [("u", "c")]),
+    ],
+)
 def test_by_forms(by, pairs):
     assert v.by_pairs("asof_join", by) == pairs
 
@@ -38,29 +46,50 @@ def test_by_rejects_non_identifiers(bad):
     assert "invalid argument `by`" in _message(v.by_pairs, "asof_join", bad)
 
 
-@pytest.mark.parametrize("value,kind,units", [
-    (2.5, "numeric", Decimal("2.5")), (3, "numeric_integral", Decimal(3)),
-    ("90 seconds", "timestamp", Decimal(90_000_000)), ("interval 1 hour", "timestamp", Decimal(3_600_000_000)),
-    ("1.5 seconds", "timestamp", Decimal(1_500_000)), ("2 weeks", "date", Decimal(14)),
-    (dt.timedelta(milliseconds=3), "timestamp", Decimal(3000)), (None, "date", None),
-])
+@pytest.mark.parametrize(
+    "value,kind,units",
+    [
+        (2.5, "numeric", Decimal("2.5")),
+        (3, "numeric_integral", Decimal(3)),
+        ("90 seconds", "timestamp", Decimal(90_000_000)),
+        ("interval 1 hour", "timestamp", Decimal(3_600_000_000)),
+        ("1.5 seconds", "timestamp", Decimal(1_500_000)),
+        ("2 weeks", "date", Decimal(14)),
+        (dt.timedelta(milliseconds=3), "timestamp", Decimal(3000)),
+        (None, "date", None),
+    ],
+)
 def test_distance_in_join_units(value, kind, units):
     assert v.distance("asof_join", "tolerance", value, kind) == units
 
 
-@pytest.mark.parametrize("value,kind,detail", [
-    (-1, "numeric", "a non-negative number"), ("1 day); drop table x; --", "timestamp", "an interval string"),
-    ("1.5 days", "timestamp", "fractions are only allowed for seconds"),
-    ("3 hours", "date", "date columns take whole days or weeks"), (True, "numeric", "a non-negative number"),
-])
+@pytest.mark.parametrize(
+    "value,kind,detail",
+    [
+        (-1, "numeric", "a non-negative number"),
+        ("1 day); drop table x; --", "timestamp", "an interval string"),
+        ("1.5 days", "timestamp", "fractions are only allowed for seconds"),
+        ("3 hours", "date", "date columns take whole days or weeks"),
+        (True, "numeric", "a non-negative number"),
+    ],
+)
 def test_distance_rejects(value, kind, detail):
     assert detail in _message(v.distance, "asof_join", "tolerance", value, kind)
 
 
-@pytest.mark.parametrize("type_name,kind", [
-    ("bigint", "numeric_integral"), ("int", "numeric_integral"), ("double", "numeric"), ("decimal(10,2)", "numeric"),
-    ("timestamp", "timestamp"), ("timestamp_ntz", "timestamp"), ("date", "date"), ("string", "other"),
-])
+@pytest.mark.parametrize(
+    "type_name,kind",
+    [
+        ("bigint", "numeric_integral"),
+        ("int", "numeric_integral"),
+        ("double", "numeric"),
+        ("decimal(10,2)", "numeric"),
+        ("timestamp", "timestamp"),
+        ("timestamp_ntz", "timestamp"),
+        ("date", "date"),
+        ("string", "other"),
+    ],
+)
 def test_time_kinds(type_name, kind):
     assert v.time_kind(type_name) == kind
 

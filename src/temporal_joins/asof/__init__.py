@@ -14,24 +14,54 @@ from __future__ import annotations
 from pyspark.sql import DataFrame
 
 from temporal_joins.asof.arrow import BUCKET_BYTES, MAX_BUCKETS, arrow_join, choose_buckets
-from temporal_joins.asof.broadcast import (BROADCAST_MAX_ROWS, BROADCAST_MAX_ROWS_PER_KEY, broadcast_fits,
-                                           broadcast_join)
-from temporal_joins.asof.native import (CARTESIAN_NODES, NATIVE_FLAG, NativeAsOfUnavailable, check_native_plan,
-                                        native_join, native_metrics, native_partitions)
+from temporal_joins.asof.broadcast import BROADCAST_MAX_ROWS, BROADCAST_MAX_ROWS_PER_KEY, broadcast_fits, broadcast_join
+from temporal_joins.asof.native import (
+    CARTESIAN_NODES,
+    NATIVE_FLAG,
+    NativeAsOfUnavailable,
+    check_native_plan,
+    native_join,
+    native_metrics,
+    native_partitions,
+)
 from temporal_joins.asof.spec import DIRECTIONS, ENGINES, JOIN_TYPES, AsofSpec, build_spec
 
 __all__ = [
-    "asof_join", "AsofSpec", "NativeAsOfUnavailable", "native_metrics",
-    "BROADCAST_MAX_ROWS", "BROADCAST_MAX_ROWS_PER_KEY", "BUCKET_BYTES", "MAX_BUCKETS", "CARTESIAN_NODES",
-    "DIRECTIONS", "ENGINES", "JOIN_TYPES", "NATIVE_FLAG",
-    "build_spec", "check_native_plan", "choose_buckets", "native_partitions",
+    "asof_join",
+    "AsofSpec",
+    "NativeAsOfUnavailable",
+    "native_metrics",
+    "BROADCAST_MAX_ROWS",
+    "BROADCAST_MAX_ROWS_PER_KEY",
+    "BUCKET_BYTES",
+    "MAX_BUCKETS",
+    "CARTESIAN_NODES",
+    "DIRECTIONS",
+    "ENGINES",
+    "JOIN_TYPES",
+    "NATIVE_FLAG",
+    "build_spec",
+    "check_native_plan",
+    "choose_buckets",
+    "native_partitions",
 ]
 
 
-def asof_join(left_df: DataFrame, right_df: DataFrame, left_time: str, right_time: str, by=(),
-              direction: str = "backward", allow_exact_matches: bool = True, tolerance=None,
-              join_type: str = "left", columns=None, prefix: str = "", order_by=None,
-              engine: str = "auto") -> DataFrame:
+def asof_join(
+    left_df: DataFrame,
+    right_df: DataFrame,
+    left_time: str,
+    right_time: str,
+    by=(),
+    direction: str = "backward",
+    allow_exact_matches: bool = True,
+    tolerance=None,
+    join_type: str = "left",
+    columns=None,
+    prefix: str = "",
+    order_by=None,
+    engine: str = "auto",
+) -> DataFrame:
     """Point-in-time (as-of) join of two Spark DataFrames.
 
     For every left row, the one right row with the same keys nearest in time: the Python
@@ -111,8 +141,21 @@ def asof_join(left_df: DataFrame, right_df: DataFrame, left_time: str, right_tim
     |  2| 15|NULL|NULL|
     +---+---+----+----+
     """
-    s = build_spec(left_df, right_df, left_time, right_time, by, direction, allow_exact_matches, tolerance,
-                   join_type, columns, prefix, order_by, engine)
+    s = build_spec(
+        left_df,
+        right_df,
+        left_time,
+        right_time,
+        by,
+        direction,
+        allow_exact_matches,
+        tolerance,
+        join_type,
+        columns,
+        prefix,
+        order_by,
+        engine,
+    )
     if s.engine == "broadcast" or (s.engine == "auto" and broadcast_fits(left_df, s)):
         return broadcast_join(left_df, right_df, s)
     if s.engine == "arrow" or (s.engine == "auto" and not s.by):

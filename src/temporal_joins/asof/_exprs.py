@@ -52,7 +52,9 @@ def key_types(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> list[T.Da
             types.append(lt)
         else:
             # Spark's own coercion of the two types (analysis only, no job)
-            probe = left_df.sparkSession.range(0).select(F.coalesce(F.lit(None).cast(lt), F.lit(None).cast(rt)).alias("c"))
+            probe = left_df.sparkSession.range(0).select(
+                F.coalesce(F.lit(None).cast(lt), F.lit(None).cast(rt)).alias("c")
+            )
             types.append(probe.schema["c"].dataType)
     return types
 

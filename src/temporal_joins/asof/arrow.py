@@ -38,12 +38,15 @@ def _decimal_scale(s: AsofSpec) -> int | None:
         return None
     scale = max(t.scale for t in (s.left_type, s.right_type) if isinstance(t, T.DecimalType))
     int_digits = {T.ByteType: 3, T.ShortType: 5, T.IntegerType: 10, T.LongType: 19}
-    digits = max(t.precision - t.scale if isinstance(t, T.DecimalType) else int_digits[type(t)]
-                 for t in (s.left_type, s.right_type))
+    digits = max(
+        t.precision - t.scale if isinstance(t, T.DecimalType) else int_digits[type(t)]
+        for t in (s.left_type, s.right_type)
+    )
     if digits + scale > _INT64_DIGITS:
         raise ValueError(
             f"temporal_joins.{MACRO}: invalid argument `engine`: the arrow engine holds decimal times as "
-            f"64-bit unscaled integers, too small for these columns. Allowed: native, auto. Received: 'arrow'.")
+            f"64-bit unscaled integers, too small for these columns. Allowed: native, auto. Received: 'arrow'."
+        )
     return scale
 
 
@@ -73,30 +76,45 @@ def arrow_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec, buckets: in
         return (F.pmod(F.hash(*cols), F.lit(buckets)) if cols else F.lit(0)).alias(bucket)
 
     lkey_cols = [F.col(left).cast(kt) for (left, _), kt in zip(s.by, types)]
-    left = left_df.select(with_bucket(lkey_cols), *[c.alias(k) for c, k in zip(lkey_cols, keys)],
-                          _arrow_time(F.col(s.left_time), s.kind, s.left_type, scale).alias(t),
-                          *[F.col(c) for c in s.left_columns])
+    left = left_df.select(
+        with_bucket(lkey_cols),
+        *[c.alias(k) for c, k in zip(lkey_cols, keys)],
+        _arrow_time(F.col(s.left_time), s.kind, s.left_type, scale).alias(t),
+        *[F.col(c) for c in s.left_columns],
+    )
     rkey_cols = [F.col(right).cast(kt) for (_, right), kt in zip(s.by, types)]
     keep = F.col(s.right_time).isNotNull()
     for _, right in s.by:
         keep = keep & F.col(right).isNotNull()
     right = right_df.where(keep).select(
-        with_bucket(rkey_cols), *[c.alias(k) for c, k in zip(rkey_cols, keys)],
+        with_bucket(rkey_cols),
+        *[c.alias(k) for c, k in zip(rkey_cols, keys)],
         _arrow_time(F.col(s.right_time), s.kind, s.right_type, scale).alias(t),
         *[F.col(o).alias(a) for o, a in zip(s.order_by, obs)],
-        *[F.col(src).alias(out) for src, out in s.right_columns])
+        *[F.col(src).alias(out) for src, out in s.right_columns],
+    )
 
-    out_schema = T.StructType(list(left_df.schema.fields) + [
-        T.StructField(out, right_df.schema[src].dataType, True) for src, out in s.right_columns])
+    out_schema = T.StructType(
+        list(left_df.schema.fields)
+        + [T.StructField(out, right_df.schema[src].dataType, True) for src, out in s.right_columns]
+    )
     if s.tolerance is None:
         tolerance = None
     elif s.kind == "numeric" and scale is None:
         tolerance = float(s.tolerance)
     else:
         tolerance = int((s.tolerance * (10**scale if scale else 1)).to_integral_value(rounding=ROUND_FLOOR))
-    plan = MergePlan(keys=keys, time=t, order_by=obs, left_columns=list(s.left_columns),
-                     right_outputs=[o for _, o in s.right_columns], direction=s.direction,
-                     allow_exact_matches=s.allow_exact_matches, tolerance=tolerance, inner=s.join_type == "inner")
+    plan = MergePlan(
+        keys=keys,
+        time=t,
+        order_by=obs,
+        left_columns=list(s.left_columns),
+        right_outputs=[o for _, o in s.right_columns],
+        direction=s.direction,
+        allow_exact_matches=s.allow_exact_matches,
+        tolerance=tolerance,
+        inner=s.join_type == "inner",
+    )
 
     if not s.by:
         left, right = _time_ranges(left, right, bucket, t, buckets, s.direction)
@@ -129,8 +147,9 @@ def _time_ranges(left: DataFrame, right: DataFrame, bucket: str, t: str, buckets
     if not inner:  # one range: nothing to split or carry
         return left, right
     # NaN (the greatest time in Spark's order) gets its own last range ("keep")
-    bucketizer = Bucketizer(splits=[-math.inf] + inner + [math.inf], inputCol=key, outputCol=found,
-                            handleInvalid="keep")
+    bucketizer = Bucketizer(
+        splits=[-math.inf] + inner + [math.inf], inputCol=key, outputCol=found, handleInvalid="keep"
+    )
 
     def ranged(df):
         cols = [c for c in df.columns if c != bucket]
@@ -160,9 +179,16 @@ def _time_ranges(left: DataFrame, right: DataFrame, bucket: str, t: str, buckets
     if not carries:
         return left, right
     src, src_t, dst = (internal_name(right.columns, n) for n in ("__tj_src", "__tj_src_t", "__tj_dst"))
-    carry_map = spark.createDataFrame(carries, T.StructType([
-        T.StructField(src, T.IntegerType()), T.StructField(src_t, right.schema[t].dataType),
-        T.StructField(dst, T.IntegerType())]))
+    carry_map = spark.createDataFrame(
+        carries,
+        T.StructType(
+            [
+                T.StructField(src, T.IntegerType()),
+                T.StructField(src_t, right.schema[t].dataType),
+                T.StructField(dst, T.IntegerType()),
+            ]
+        ),
+    )
     copied = right.join(F.broadcast(carry_map), (F.col(bucket) == F.col(src)) & (F.col(t) == F.col(src_t)))
     copied = copied.select(F.col(dst).alias(bucket), *[F.col(f"`{c}`") for c in right.columns if c != bucket])
     return left, right.unionByName(copied)

@@ -22,8 +22,9 @@ BROADCAST_MAX_ROWS_PER_KEY = 2
 
 def ungroupable_columns(df: DataFrame) -> list[str]:
     """Columns Spark cannot group by (maps and variants, also nested): broadcast groups by every left column."""
-    return [f.name for f in df.schema.fields
-            if re.search(r"map<|(^|[<,:\s])variant($|[>,\s])", f.dataType.simpleString())]
+    return [
+        f.name for f in df.schema.fields if re.search(r"map<|(^|[<,:\s])variant($|[>,\s])", f.dataType.simpleString())
+    ]
 
 
 def broadcast_fits(left_df: DataFrame, s: AsofSpec) -> bool:
@@ -50,8 +51,10 @@ def _best_order(s: AsofSpec, lt, rt, rcol):
         fields = [-exact_rt]
     else:
         backward_side = exact_rt <= exact_lt
-        fields = [-F.when(backward_side, exact_lt - exact_rt).otherwise(exact_rt - exact_lt),
-                  F.when(backward_side, 1).otherwise(0)]
+        fields = [
+            -F.when(backward_side, exact_lt - exact_rt).otherwise(exact_rt - exact_lt),
+            F.when(backward_side, 1).otherwise(0),
+        ]
     fields += [rcol(o) for o in s.order_by]
     return agg, (fields[0] if len(fields) == 1 else F.struct(*[f.alias(f"o{i}") for i, f in enumerate(fields)]))
 
@@ -60,8 +63,14 @@ def broadcast_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> Data
     s.require_by("broadcast", "without keys every right row would be paired with every earlier left row")
     maps = ungroupable_columns(left_df)
     if maps:
-        v.fail(MACRO, "engine", "auto, native, arrow when `left_df` has map or variant columns (broadcast groups by "
-               "the left columns, and maps cannot be grouped)", s.engine, f"left column `{maps[0]}` is a map or variant")
+        v.fail(
+            MACRO,
+            "engine",
+            "auto, native, arrow when `left_df` has map or variant columns (broadcast groups by "
+            "the left columns, and maps cannot be grouped)",
+            s.engine,
+            f"left column `{maps[0]}` is a map or variant",
+        )
     names = list(left_df.columns) + list(right_df.columns) + [o for _, o in s.right_columns]
     groups = [internal_name(names, f"__tj_g{i}") for i in range(len(s.left_columns))]
     values = [internal_name(names, f"__tj_v{i}") for i in range(len(s.right_columns))]
@@ -91,22 +100,36 @@ def broadcast_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> Data
         cond = cond & within_tolerance(lt, rt, s)
     agg, order_col = _best_order(s, lt, rt, rcol)
 
-    candidates = right_df.alias("__tj_r").join(F.broadcast(left_df.alias("__tj_l")), cond, "inner").select(
-        *[lcol(c).alias(g) for c, g in zip(s.left_columns, groups)],
-        order_col.alias(order),
-        *[rcol(src).alias(val) for (src, _), val in zip(s.right_columns, values)],
-        F.lit(0).alias(copy))
+    candidates = (
+        right_df.alias("__tj_r")
+        .join(F.broadcast(left_df.alias("__tj_l")), cond, "inner")
+        .select(
+            *[lcol(c).alias(g) for c, g in zip(s.left_columns, groups)],
+            order_col.alias(order),
+            *[rcol(src).alias(val) for (src, _), val in zip(s.right_columns, values)],
+            F.lit(0).alias(copy),
+        )
+    )
     # one marker row per left row: keeps unmatched rows and counts duplicates
     markers = left_df.select(
         *[F.col(f"`{c}`").alias(g) for c, g in zip(s.left_columns, groups)],
         F.lit(None).cast(candidates.schema[order].dataType).alias(order),
         *[F.lit(None).cast(candidates.schema[val].dataType).alias(val) for val in values],
-        F.lit(1).alias(copy))
-    best = markers.unionByName(candidates).groupBy(*groups).agg(
-        *[agg(F.col(val), F.col(order)).alias(val) for val in values],
-        F.count(order).alias(matches), F.sum(copy).alias(copy))
+        F.lit(1).alias(copy),
+    )
+    best = (
+        markers.unionByName(candidates)
+        .groupBy(*groups)
+        .agg(
+            *[agg(F.col(val), F.col(order)).alias(val) for val in values],
+            F.count(order).alias(matches),
+            F.sum(copy).alias(copy),
+        )
+    )
     if s.join_type == "inner":
         best = best.where(F.col(matches) > 0)
     best = best.withColumn(copy, F.explode(F.array_repeat(F.lit(0), F.col(copy).cast("int"))))
-    return best.select(*[F.col(g).alias(c) for g, c in zip(groups, s.left_columns)],
-                       *[F.col(val).alias(out) for val, (_, out) in zip(values, s.right_columns)])
+    return best.select(
+        *[F.col(g).alias(c) for g, c in zip(groups, s.left_columns)],
+        *[F.col(val).alias(out) for val, (_, out) in zip(values, s.right_columns)],
+    )

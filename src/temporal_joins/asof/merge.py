@@ -20,15 +20,15 @@ _UINT64_MAX = 2**64 - 1
 
 @dataclass(frozen=True)
 class MergePlan:
-    keys: list[str]                 # key columns, on both tables
-    time: str                       # the time column, on both tables
-    order_by: list[str]             # right tie-breakers: the greatest wins, nulls lowest
-    left_columns: list[str]         # output: these left columns, then right_outputs
+    keys: list[str]  # key columns, on both tables
+    time: str  # the time column, on both tables
+    order_by: list[str]  # right tie-breakers: the greatest wins, nulls lowest
+    left_columns: list[str]  # output: these left columns, then right_outputs
     right_outputs: list[str]
-    direction: str                  # backward | forward | nearest
+    direction: str  # backward | forward | nearest
     allow_exact_matches: bool
-    tolerance: int | float | None   # in the time column's units
-    inner: bool                     # drop left rows without a match
+    tolerance: int | float | None  # in the time column's units
+    inner: bool  # drop left rows without a match
 
 
 def changed(table: pa.Table, names: list[str]) -> np.ndarray:
@@ -76,13 +76,18 @@ def _candidates(left: pa.Table, right: pa.Table, lidx: np.ndarray, plan: MergePl
     a running max (backward) or min (forward, from the end) of right-row positions finds the
     nearest right row. At equal times the side order decides whether an exact match counts."""
     keys, t, nl, nr = plan.keys, plan.time, left.num_rows, right.num_rows
-    ev = pa.concat_tables([
-        left.take(pa.array(lidx)).select(keys + [t])
+    ev = pa.concat_tables(
+        [
+            left.take(pa.array(lidx))
+            .select(keys + [t])
             .append_column("__side", pa.array(np.zeros(len(lidx), np.int8)))
             .append_column("__pos", pa.array(lidx.astype(np.int64))),
-        right.select(keys + [t]).append_column("__side", pa.array(np.ones(nr, np.int8)))
-             .append_column("__pos", pa.array(np.arange(nr, dtype=np.int64))),
-    ], promote_options="default")
+            right.select(keys + [t])
+            .append_column("__side", pa.array(np.ones(nr, np.int8)))
+            .append_column("__pos", pa.array(np.arange(nr, dtype=np.int64))),
+        ],
+        promote_options="default",
+    )
     n = ev.num_rows
     idx = np.arange(n)
 

@@ -35,7 +35,8 @@ def check_native_plan(plan: str) -> None:
     if "SortMergeAsOfJoin" not in plan or any(node in plan for node in CARTESIAN_NODES):
         raise NativeAsOfUnavailable(
             "temporal_joins.asof_join: Spark did not plan SortMergeAsOfJoin for the native engine "
-            "(it needs Spark >= 4.3 with " + NATIVE_FLAG + "); refusing to run the cartesian rewrite:\n" + plan)
+            "(it needs Spark >= 4.3 with " + NATIVE_FLAG + "); refusing to run the cartesian rewrite:\n" + plan
+        )
 
 
 def _pin(df: DataFrame, check) -> DataFrame:
@@ -87,8 +88,11 @@ def native_partitions(spark, left_bytes: int, right_bytes: int) -> int:
 
 def native_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> DataFrame:
     # measured: 10,000 left / 500,000 right rows took 187 s natively; arrow joins 100,000 / 4.9M in about 9 s
-    s.require_by("native", "without keys Spark's as-of operator runs the whole join in one task, far slower "
-                 "than engine='arrow', which splits time into ranges")
+    s.require_by(
+        "native",
+        "without keys Spark's as-of operator runs the whole join in one task, far slower "
+        "than engine='arrow', which splits time into ranges",
+    )
     spark = left_df.sparkSession
     names = list(left_df.columns) + list(right_df.columns) + [o for _, o in s.right_columns]
     lt = internal_name(names, "__tj_lt")
@@ -101,7 +105,8 @@ def native_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> DataFra
         *[F.col(r).alias(k) for (_, r), k in zip(s.by, rkeys)],
         time_units(F.col(s.right_time), s.kind, s.right_type).alias(rt),
         *[F.col(o).alias(a) for o, a in zip(s.order_by, obs)],
-        *[F.col(src).alias(out) for src, out in s.right_columns])
+        *[F.col(src).alias(out) for src, out in s.right_columns],
+    )
     keep = F.col(rt).isNotNull()
     for k in rkeys:
         keep = keep & F.col(k).isNotNull()
@@ -111,8 +116,11 @@ def native_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> DataFra
         # the keys only, so the join reuses this shuffle and sort.
         w = Window.partitionBy(*rkeys).orderBy(F.col(rt).asc(), *[F.col(o).asc_nulls_first() for o in obs])
         nxt = internal_name(names, "__tj_next")
-        right = right.withColumn(nxt, F.lead(rt, 1).over(w)).where(
-            F.col(nxt).isNull() | (F.col(nxt) != F.col(rt))).drop(nxt)
+        right = (
+            right.withColumn(nxt, F.lead(rt, 1).over(w))
+            .where(F.col(nxt).isNull() | (F.col(nxt) != F.col(rt)))
+            .drop(nxt)
+        )
     right = right.drop(*obs)
     on = [left[l] == right[k] for (l, _), k in zip(s.by, rkeys)]
 
@@ -120,8 +128,10 @@ def native_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> DataFra
     # AQE off while planning: with it, toRdd would run the shuffles here and now; without it
     # the pinned plan stays lazy and runs with the caller's action. In AQE's place, the
     # shuffle partition count is sized here as AQE would coalesce it.
-    saved = {key: spark.conf.get(key, None)
-             for key in (NATIVE_FLAG, "spark.sql.adaptive.enabled", "spark.sql.shuffle.partitions")}
+    saved = {
+        key: spark.conf.get(key, None)
+        for key in (NATIVE_FLAG, "spark.sql.adaptive.enabled", "spark.sql.shuffle.partitions")
+    }
     partitions = native_partitions(spark, size_bytes(left_df), size_bytes(right_df))
     spark.conf.set(NATIVE_FLAG, "true")
     spark.conf.set("spark.sql.adaptive.enabled", "false")
@@ -129,8 +139,15 @@ def native_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> DataFra
     try:
         # No tolerance for the operator (see the module doc); the nearest row is the same with
         # or without one (a farther one is never closer), so it is checked on the match.
-        joined = left._joinAsOf(right, leftAsOfColumn=left[lt], rightAsOfColumn=right[rt], on=on,
-                                how=s.join_type, allowExactMatches=s.allow_exact_matches, direction=s.direction)
+        joined = left._joinAsOf(
+            right,
+            leftAsOfColumn=left[lt],
+            rightAsOfColumn=right[rt],
+            on=on,
+            how=s.join_type,
+            allowExactMatches=s.allow_exact_matches,
+            direction=s.direction,
+        )
         right_out: list[Any] = [right[o] for _, o in s.right_columns]
         if s.tolerance is not None:
             within = within_tolerance(left[lt], right[rt], s)

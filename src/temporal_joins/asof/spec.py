@@ -20,17 +20,17 @@ ENGINES = ("auto", "native", "arrow", "broadcast")
 class AsofSpec:
     """One validated as-of join request. Column names are spelled as the DataFrames spell them."""
 
-    by: tuple[tuple[str, str], ...]             # (left key, right key) pairs
+    by: tuple[tuple[str, str], ...]  # (left key, right key) pairs
     left_time: str
     right_time: str
     left_type: T.DataType
     right_type: T.DataType
-    kind: str                                   # numeric_integral | numeric | timestamp | date
+    kind: str  # numeric_integral | numeric | timestamp | date
     direction: str
     allow_exact_matches: bool
-    tolerance: Decimal | None                   # in the join's units (epoch micros, days, numbers)
+    tolerance: Decimal | None  # in the join's units (epoch micros, days, numbers)
     join_type: str
-    left_columns: tuple[str, ...]               # every left column, in order
+    left_columns: tuple[str, ...]  # every left column, in order
     right_columns: tuple[tuple[str, str], ...]  # (right source, output name); right_time first
     order_by: tuple[str, ...]
     engine: str
@@ -41,8 +41,21 @@ class AsofSpec:
             v.fail(MACRO, "by", f"one or more key columns when engine is {engine} ({why})", [])
 
 
-def build_spec(left_df, right_df, left_time, right_time, by, direction, allow_exact_matches, tolerance,
-               join_type, columns, prefix, order_by, engine) -> AsofSpec:
+def build_spec(
+    left_df,
+    right_df,
+    left_time,
+    right_time,
+    by,
+    direction,
+    allow_exact_matches,
+    tolerance,
+    join_type,
+    columns,
+    prefix,
+    order_by,
+    engine,
+) -> AsofSpec:
     """Check every argument as the macro does and return the spec; raises ValueError."""
     for argument, df in (("left_df", left_df), ("right_df", right_df)):
         if not isinstance(df, DataFrame):
@@ -58,17 +71,31 @@ def build_spec(left_df, right_df, left_time, right_time, by, direction, allow_ex
     left_cols, right_cols = list(left_df.columns), list(right_df.columns)
     left_time = v.find_column(MACRO, "left_time", left_cols, "left", v.identifier(MACRO, "left_time", left_time))
     right_time = v.find_column(MACRO, "right_time", right_cols, "right", v.identifier(MACRO, "right_time", right_time))
-    pairs = tuple((v.find_column(MACRO, "by", left_cols, "left", left), v.find_column(MACRO, "by", right_cols, "right", right))
-                  for left, right in v.by_pairs(MACRO, by))
+    pairs = tuple(
+        (v.find_column(MACRO, "by", left_cols, "left", left), v.find_column(MACRO, "by", right_cols, "right", right))
+        for left, right in v.by_pairs(MACRO, by)
+    )
 
     left_type, right_type = left_df.schema[left_time].dataType, right_df.schema[right_time].dataType
     kind = v.common_time_kind(MACRO, left_time, left_type.simpleString(), right_time, right_type.simpleString())
     tolerance = v.distance(MACRO, "tolerance", tolerance, kind)
-    order_by = tuple(v.find_column(MACRO, "order_by", right_cols, "right", c)
-                     for c in v.identifier_list(MACRO, "order_by", order_by))
+    order_by = tuple(
+        v.find_column(MACRO, "order_by", right_cols, "right", c) for c in v.identifier_list(MACRO, "order_by", order_by)
+    )
     right_columns = v.right_output_columns(MACRO, left_cols, right_cols, list(pairs), prefix, columns, [right_time])
     return AsofSpec(
-        by=pairs, left_time=left_time, right_time=right_time, left_type=left_type, right_type=right_type,
-        kind=kind, direction=direction, allow_exact_matches=allow_exact_matches,
-        tolerance=tolerance, join_type=join_type,
-        left_columns=tuple(left_cols), right_columns=tuple(right_columns), order_by=order_by, engine=engine)
+        by=pairs,
+        left_time=left_time,
+        right_time=right_time,
+        left_type=left_type,
+        right_type=right_type,
+        kind=kind,
+        direction=direction,
+        allow_exact_matches=allow_exact_matches,
+        tolerance=tolerance,
+        join_type=join_type,
+        left_columns=tuple(left_cols),
+        right_columns=tuple(right_columns),
+        order_by=order_by,
+        engine=engine,
+    )
