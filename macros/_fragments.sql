@@ -22,18 +22,23 @@
 -#}
 
 {#- Pack every left column into one struct so the left row travels whole (and duplicates stay distinct rows).
-    carried: {lowercase left column: expression} of columns that travel outside the struct; none if nothing is left to pack. -#}
+    carried: {lowercase left column: expression} of columns that travel outside the struct; none if nothing
+    is left to pack. -#}
 {% macro _tj_pack_left(alias, left_columns, carried={}) %}
   {%- if left_columns is none -%}{{ return('struct(' ~ alias ~ '.*)') }}{%- endif -%}
   {%- set fields = [] -%}
-  {%- for c in left_columns if (c | lower) not in carried -%}{%- do fields.append("'" ~ c ~ "', " ~ alias ~ '.' ~ temporal_joins._tj_q(c)) -%}{%- endfor -%}
+  {%- for c in left_columns if (c | lower) not in carried -%}
+    {%- do fields.append("'" ~ c ~ "', " ~ alias ~ '.' ~ temporal_joins._tj_q(c)) -%}
+  {%- endfor -%}
   {{ return(('named_struct(' ~ fields | join(', ') ~ ')') if fields else none) }}
 {% endmacro %}
 
 {#- The right output columns packed into one struct, named as they are output. -#}
 {% macro _tj_pack_right(alias, right_columns) %}
   {%- set fields = [] -%}
-  {%- for rc in right_columns -%}{%- do fields.append("'" ~ rc.output ~ "', " ~ alias ~ '.' ~ temporal_joins._tj_q(rc.source)) -%}{%- endfor -%}
+  {%- for rc in right_columns -%}
+    {%- do fields.append("'" ~ rc.output ~ "', " ~ alias ~ '.' ~ temporal_joins._tj_q(rc.source)) -%}
+  {%- endfor -%}
   {{ return('named_struct(' ~ fields | join(', ') ~ ')') }}
 {% endmacro %}
 
@@ -49,14 +54,16 @@
     {%- endfor -%}
   {%- endif -%}
   {%- for rc in right_columns -%}
-    {%- do out.append(right_struct ~ '.' ~ temporal_joins._tj_q(rc.output) ~ ' as ' ~ temporal_joins._tj_q(rc.output)) -%}
+    {%- do out.append(right_struct ~ '.' ~ temporal_joins._tj_q(rc.output)
+                      ~ ' as ' ~ temporal_joins._tj_q(rc.output)) -%}
   {%- endfor -%}
   {{ return(out | join(',\n  ')) }}
 {% endmacro %}
 
 {#- later - earlier for a time kind; integral numbers go through decimal(20,0) so extreme values cannot overflow. -#}
 {% macro _tj_gap(later, earlier, kind) %}
-  {%- if kind == 'numeric_integral' -%}{{ return('(cast(' ~ later ~ ' as decimal(20,0)) - cast(' ~ earlier ~ ' as decimal(20,0)))') }}
+  {%- if kind == 'numeric_integral' -%}
+    {{ return('(cast(' ~ later ~ ' as decimal(20,0)) - cast(' ~ earlier ~ ' as decimal(20,0)))') }}
   {%- elif kind == 'date' -%}{{ return('datediff(' ~ later ~ ', ' ~ earlier ~ ')') }}
   {%- else -%}{{ return('(' ~ later ~ ' - ' ~ earlier ~ ')') }}
   {%- endif -%}

@@ -10,7 +10,9 @@
   {%- set lt = 'tj__left.tj__t' -%}
   {%- set rt = 'tj__right.tj__t' -%}
   {%- set keys = [] -%}
-  {%- for pair in spec.by -%}{%- do keys.append(['tj__left.tj__k' ~ loop.index0, 'tj__right.tj__k' ~ loop.index0]) -%}{%- endfor -%}
+  {%- for pair in spec.by -%}
+    {%- do keys.append(['tj__left.tj__k' ~ loop.index0, 'tj__right.tj__k' ~ loop.index0]) -%}
+  {%- endfor -%}
   {%- set on = temporal_joins._asof_candidate_conditions(spec, lt, rt, keys) -%}
   {%- if spec.direction == 'backward' -%}
     {%- set rank = [rt ~ ' desc'] -%}

@@ -23,16 +23,20 @@
         temporal_joins._tj_identifier_list(m, 'order_by', order_by)) -%}
 
   {#- Right columns to bring: default all but the keys; the matched right_time always comes along. -#}
-  {%- set outputs = temporal_joins._tj_right_output_columns(m, left_info, right_info, pairs, base.prefix, columns, [right_time]) -%}
+  {%- set outputs = temporal_joins._tj_right_output_columns(m, left_info, right_info, pairs, base.prefix, columns,
+                                                            [right_time]) -%}
   {%- set right_columns = outputs.right_columns -%}
   {%- set left_columns = outputs.left_columns -%}
 
   {%- if strategy == 'broadcast' -%}
     {%- if not pairs -%}
-      {{ temporal_joins._tj_fail(m, 'by', 'one or more key columns when strategy is broadcast (without keys every right row would be paired with every earlier left row)', by) }}
+      {{ temporal_joins._tj_fail(m, 'by', 'one or more key columns when strategy is broadcast'
+           ~ ' (without keys every right row would be paired with every earlier left row)', by) }}
     {%- endif -%}
     {%- for c in temporal_joins._asof_ungroupable(left_info) -%}
-      {{ temporal_joins._tj_fail(m, 'strategy', 'auto, union, exploding when `left` has map or variant columns (broadcast groups by the left columns, and maps cannot be grouped)', strategy, 'left column `' ~ c.name ~ '` is ' ~ c.dtype) }}
+      {{ temporal_joins._tj_fail(m, 'strategy', 'auto, union, exploding when `left` has map or variant columns'
+           ~ ' (broadcast groups by the left columns, and maps cannot be grouped)',
+           strategy, 'left column `' ~ c.name ~ '` is ' ~ c.dtype) }}
     {%- endfor -%}
   {%- elif strategy == 'auto' -%}
     {%- set strategy = temporal_joins._asof_auto_strategy(m, left_info, pairs) -%}
@@ -57,7 +61,9 @@
         if strategy == 'union' and not pairs else none -%}
 
   {%- set time_output = [] -%}
-  {%- for rc in right_columns if rc.source | lower == right_time | lower -%}{%- do time_output.append(rc.output) -%}{%- endfor -%}
+  {%- for rc in right_columns if rc.source | lower == right_time | lower -%}
+    {%- do time_output.append(rc.output) -%}
+  {%- endfor -%}
   {{ return({
       'macro': m,
       'left': left_info.sql, 'right': right_info.sql, 'left_columns': left_columns,
@@ -72,7 +78,8 @@
 {% macro _asof_render(spec, dialect) %}
   {#- Spark expands the packed left row with `struct.*`; HiveQL cannot, so it needs the left columns. -#}
   {%- if dialect == 'hive' and spec.left_columns is none and execute -%}
-    {{ temporal_joins._tj_fail(spec.macro, 'left', 'a Relation (ref/source) or schema.table for the Hive flavour, whose columns can be looked up (HiveQL cannot expand a struct column with .*)', spec.left) }}
+    {{ temporal_joins._tj_fail(spec.macro, 'left', 'a Relation (ref/source) or schema.table for the Hive flavour,'
+         ~ ' whose columns can be looked up (HiveQL cannot expand a struct column with .*)', spec.left) }}
   {%- endif -%}
   {%- if spec.strategy == 'exploding' -%}
     {{ return(temporal_joins._asof_exploding_sql(spec, dialect)) }}
@@ -103,10 +110,12 @@
   {%- endif -%}
   {%- if spec.tolerance is not none -%}
     {%- if spec.direction in ['backward', 'nearest'] -%}
-      {%- do on.append('(' ~ rt ~ ' > ' ~ lt ~ ' or ' ~ temporal_joins._tj_within(lt, rt, spec.kind, spec.tolerance, 'backward') ~ ')') -%}
+      {%- do on.append('(' ~ rt ~ ' > ' ~ lt ~ ' or '
+                       ~ temporal_joins._tj_within(lt, rt, spec.kind, spec.tolerance, 'backward') ~ ')') -%}
     {%- endif -%}
     {%- if spec.direction in ['forward', 'nearest'] -%}
-      {%- do on.append('(' ~ rt ~ ' < ' ~ lt ~ ' or ' ~ temporal_joins._tj_within(lt, rt, spec.kind, spec.tolerance, 'forward') ~ ')') -%}
+      {%- do on.append('(' ~ rt ~ ' < ' ~ lt ~ ' or '
+                       ~ temporal_joins._tj_within(lt, rt, spec.kind, spec.tolerance, 'forward') ~ ')') -%}
     {%- endif -%}
   {%- endif -%}
   {{ return(on) }}
@@ -161,7 +170,8 @@
   {%- if not pairs or left_info.columns is none or not execute -%}{{ return('union') }}{%- endif -%}
   {%- if temporal_joins._asof_ungroupable(left_info) -%}{{ return('union') }}{%- endif -%}
   {%- set limits = {} -%}
-  {%- for name, default in [('temporal_joins_broadcast_max_rows', 2000000), ('temporal_joins_broadcast_max_rows_per_key', 2)] -%}
+  {%- for name, default in [('temporal_joins_broadcast_max_rows', 2000000),
+                            ('temporal_joins_broadcast_max_rows_per_key', 2)] -%}
     {%- set value = var(name, default) -%}
     {%- if value is not number or value is boolean or value < 0 or value != value | int -%}
       {{ temporal_joins._tj_fail(m, 'var ' ~ name, 'a non-negative whole number', value) }}
@@ -173,7 +183,8 @@
   {%- set stats = run_query(temporal_joins._asof_auto_stats_sql(left_info.sql, keys)) -%}
   {%- set rows = stats.columns[0].values()[0] or 0 -%}
   {%- set per_key = stats.columns[1].values()[0] or 0 -%}
-  {%- if rows <= limits.temporal_joins_broadcast_max_rows and per_key <= limits.temporal_joins_broadcast_max_rows_per_key -%}
+  {%- if rows <= limits.temporal_joins_broadcast_max_rows
+         and per_key <= limits.temporal_joins_broadcast_max_rows_per_key -%}
     {{ return('broadcast') }}
   {%- endif -%}
   {{ return('union') }}

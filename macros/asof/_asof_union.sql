@@ -49,7 +49,8 @@ where tj__m is not null
   {%- set payload = spec.left_carried.values() | unique | list | sort -%}
   {%- if left_packed -%}{%- do payload.append('tj__l') -%}{%- endif -%}
   {%- set windows = {} -%}
-  {%- for direction, time_order in [('backward', 'asc'), ('forward', 'desc')] if spec.direction in [direction, 'nearest'] -%}
+  {%- for direction, time_order in [('backward', 'asc'), ('forward', 'desc')]
+        if spec.direction in [direction, 'nearest'] -%}
     {%- set order = ['tj__t ' ~ time_order, 'tj__side asc'] -%}
     {%- for tb in tie_breakers -%}{%- do order.append(tb ~ ' asc') -%}{%- endfor -%}
     {%- do windows.update({direction: temporal_joins._tj_last_ignore_nulls('tj__r', dialect) ~ ' over ('
@@ -72,7 +73,9 @@ where tj__m is not null
 {#- events: left rows (side u.left_side, no right row) and right rows with a non-null key and time. -#}
 {% macro _asof_union_events(spec, u) %}
   {%- set right_filter = [] -%}
-  {%- for pair in spec.by -%}{%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}{%- endfor -%}
+  {%- for pair in spec.by -%}
+    {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}
+  {%- endfor -%}
   {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) ~ ' is not null') -%}
 select
   {%- for pair in spec.by %}
@@ -133,7 +136,8 @@ from (
     or later (forward) range; MAPJOIN: one row per range id (Spark reads it as BROADCAST). -#}
 {% macro _asof_union_carried(spec, u) %}
   {%- if not u.ranged -%}{{ return(temporal_joins._asof_union_windowed(spec, u)) }}{%- endif -%}
-select /*+ MAPJOIN(tj__carry) */ {% for e in u.payload if e != 'tj__t' %}tj__w.{{ e }}, {% endfor %}tj__w.tj__side, tj__w.tj__t
+select /*+ MAPJOIN(tj__carry) */ {% for e in u.payload
+                                    if e != 'tj__t' %}tj__w.{{ e }}, {% endfor %}tj__w.tj__side, tj__w.tj__t
   {%- for name in temporal_joins._asof_union_candidates(spec) %},
   coalesce(tj__w.{{ name }}, tj__carry.tj__carry_{{ name[4:] }}) as {{ name }}
   {%- endfor %}
@@ -159,7 +163,8 @@ left join (
   {%- else -%}
     {%- set match = 'case when tj__t is null then null'
         ~ ' when tj__fwd is null or (tj__back is not null and '
-        ~ temporal_joins._tj_gap('tj__t', t_back, spec.kind) ~ ' <= ' ~ temporal_joins._tj_gap(t_fwd, 'tj__t', spec.kind) ~ ')'
+        ~ temporal_joins._tj_gap('tj__t', t_back, spec.kind)
+        ~ ' <= ' ~ temporal_joins._tj_gap(t_fwd, 'tj__t', spec.kind) ~ ')'
         ~ ' then case when ' ~ back_ok ~ ' then tj__back end'
         ~ ' else case when ' ~ fwd_ok ~ ' then tj__fwd end end' -%}
   {%- endif -%}
