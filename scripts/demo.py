@@ -52,9 +52,11 @@ def main() -> int:
         print("\n".join("  " + line for line in _table(rows, df.columns)))
     tests = [r for r in results if r.node.resource_type == "test"]
     seeds = [r for r in results if r.node.resource_type == "seed"]
-    print(f"\ndemo: {len(models)} models built from {len(seeds)} seeds on a local Spark; "
-          f"{len(tests)} data tests passed (no feature from after its label; every strategy and the "
-          f"Python model return the union strategy's rows). First {ROWS_SHOWN} rows of each shown.")
+    print(
+        f"\ndemo: {len(models)} models built from {len(seeds)} seeds on a local Spark; "
+        f"{len(tests)} data tests passed (no feature from after its label; every strategy and the "
+        f"Python model return the union strategy's rows). First {ROWS_SHOWN} rows of each shown."
+    )
     return 0
 
 

@@ -35,7 +35,6 @@ def test_wheel_holds_the_runtime_package_only(tmp_path):
 def test_one_version_everywhere():
     """The dbt package, the Python package and the changelog's latest release name one version."""
     import tomllib
-
     import yaml
 
     import temporal_joins

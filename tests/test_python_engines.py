@@ -32,6 +32,7 @@ from asof_cases import (
     spark_schemas,
     whole_row_mismatches,
 )
+from py4j.protocol import Py4JJavaError
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
@@ -307,7 +308,7 @@ def test_native_defect_timestamp_as_of_columns(spark):
     left, right = _ts_frames(spark)
     spark.conf.set(asof.NATIVE_FLAG, "true")
     try:
-        with pytest.raises(Exception):
+        with pytest.raises(Py4JJavaError, match="Cannot extract as-of keys"):
             left._joinAsOf(right, "label_time", "feature_time", on=[left.id == right.id], how="left").collect()
     finally:
         spark.conf.unset(asof.NATIVE_FLAG)
@@ -410,11 +411,19 @@ def test_timestamp_tolerance_vocabulary(spark):
     """Every way to write a timestamp tolerance gives the rows it means (label b is 10 minutes
     after its latest feature row, so only tolerances of 10 minutes or more keep its match)."""
     left, right = _ts_frames(spark)
-    matched_b = {"1 hour": 4.0, "interval 90 seconds": None, "2 weeks": 4.0, "1.5 seconds": None,
-                 "10 minutes": 4.0, dt.timedelta(minutes=5): None, dt.timedelta(minutes=10): 4.0}
+    matched_b = {
+        "1 hour": 4.0,
+        "interval 90 seconds": None,
+        "2 weeks": 4.0,
+        "1.5 seconds": None,
+        "10 minutes": 4.0,
+        dt.timedelta(minutes=5): None,
+        dt.timedelta(minutes=10): 4.0,
+    }
     for tol, value_b in matched_b.items():
-        df = asof_join(left, right, "label_time", "feature_time", by="id", tolerance=tol, order_by="version",
-                       engine="arrow")
+        df = asof_join(
+            left, right, "label_time", "feature_time", by="id", tolerance=tol, order_by="version", engine="arrow"
+        )
         rows = sorted((r.label, None if r.value is None else float(r.value)) for r in df.collect())
         assert rows == [("a", 3.0), ("b", value_b), ("c", None)], tol
     with pytest.raises(ValueError, match="fractions are only allowed for seconds"):
