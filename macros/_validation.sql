@@ -143,6 +143,7 @@
   {%- elif value is string and modules.re.match('^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){0,2}$', value) -%}
     {%- set sql = value -%}
     {%- set parts = value.split('.') -%}
+    {{ temporal_joins._tj_require_cte_or_ref(macro_name, argument, value) if parts | length == 1 }}
     {%- if parts | length > 1 and execute -%}
       {%- set relation = adapter.get_relation(database=(parts[0] if parts | length == 3 else none),
                                               schema=parts[-2], identifier=parts[-1]) -%}
@@ -161,6 +162,24 @@
     {%- endfor -%}
   {%- endif -%}
   {{ return({'sql': sql, 'columns': columns}) }}
+{% endmacro %}
+
+{#-
+  A one-part name is taken as a CTE of the model. When it is no CTE there but names a model,
+  seed or snapshot of the project, the call almost surely meant ref(): say so now rather than
+  let Spark fail on a missing table. (The model's raw code and the graph exist only while a
+  node compiles; elsewhere, as in run-operation, nothing is checked.)
+-#}
+{% macro _tj_require_cte_or_ref(macro_name, argument, name) %}
+  {%- if not execute or model is not defined or graph is not defined -%}{{ return(none) }}{%- endif -%}
+  {%- set raw = model.get('raw_code', '') if model is mapping else (model.raw_code or '') -%}
+  {%- if modules.re.search('(?i)\\b' ~ name ~ '\\s+as\\s*\\(', raw) -%}{{ return(none) }}{%- endif -%}
+  {%- for node in graph.nodes.values()
+        if node.resource_type in ['model', 'seed', 'snapshot'] and node.name | lower == name | lower -%}
+    {{ temporal_joins._tj_fail(macro_name, argument, "a Relation (ref/source), the name of a CTE of this model, "
+         ~ "or schema.table", name, "no CTE of this model is named `" ~ name ~ "`, but a " ~ node.resource_type
+         ~ " is: pass ref('" ~ node.name ~ "')") }}
+  {%- endfor -%}
 {% endmacro %}
 
 {#-
@@ -277,9 +296,13 @@
 {% macro _tj_distance(macro_name, argument, value, kind) %}
   {%- set family = temporal_joins._tj_kind_family(kind) -%}
   {%- if value is none -%}{{ return(none) }}{%- endif -%}
+  {%- set negative = (value is number and value is not sameas true and value is not sameas false and value < 0)
+        or (value is string and value | trim | first == '-') -%}
+  {%- set negative_hint = temporal_joins._tj_negative_distance_hint(argument) if negative else none -%}
   {%- if family == 'numeric' -%}
     {%- if value is not number or value is sameas true or value is sameas false or value < 0 -%}
-      {{ temporal_joins._tj_fail(macro_name, argument, 'a non-negative number for numeric time columns', value) }}
+      {{ temporal_joins._tj_fail(macro_name, argument, 'a non-negative number for numeric time columns', value,
+                                 negative_hint) }}
     {%- endif -%}
     {{ return({'number': value | string}) }}
   {%- endif -%}
@@ -287,12 +310,12 @@
       ~ " (units: second, minute, hour, day, week) for "
       ~ family ~ " time columns" ~ ("; whole days or weeks for dates" if family == 'date' else "") -%}
   {%- if value is not string -%}
-    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value) }}
+    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value, negative_hint) }}
   {%- endif -%}
   {%- set m = modules.re.match('^\s*(?:interval\s+)?(\d+(?:\.\d+)?)\s+(second|minute|hour|day|week)s?\s*$',
                                value | lower) -%}
   {%- if m is none -%}
-    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value) }}
+    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value, negative_hint) }}
   {%- endif -%}
   {%- set amount = m.group(1) -%}
   {%- set unit = m.group(2) -%}
@@ -311,6 +334,14 @@
     {{ return({'amount': ((amount | int) * 7) | string, 'unit': 'DAY'}) }}
   {%- endif -%}
   {{ return({'amount': amount, 'unit': unit | upper}) }}
+{% endmacro %}
+
+{#- What to say about a negative distance: distances are magnitudes, the argument names the side. -#}
+{% macro _tj_negative_distance_hint(argument) %}
+  {%- set hints = {'lower': 'distances are non-negative; `lower` reaches before left_time, use `upper` for after it',
+                   'upper': 'distances are non-negative; `upper` reaches after left_time, use `lower` for before it',
+                   'tolerance': 'a tolerance is non-negative; `direction` says on which side of left_time to look'} -%}
+  {{ return(hints.get(argument, 'distances are non-negative')) }}
 {% endmacro %}
 
 {#-

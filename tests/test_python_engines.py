@@ -516,3 +516,48 @@ def test_broadcast_engine_refuses_unkeyed_joins_and_map_columns(spark):
         engine="auto",
     )
     assert "BroadcastHashJoin" not in _plan(auto)
+
+
+def test_timestamp_ntz_against_timestamp_reads_the_session_time_zone(seeded, spark):
+    """A TIMESTAMP_NTZ label time against TIMESTAMP feature times is read in the session time
+    zone (Spark's own cast), by the SQL macro and every engine alike. In New York on the day
+    DST starts, the label's 03:30 is 07:30 UTC: the 07:00 UTC row is its backward match (read
+    as UTC, 03:30 would match nothing)."""
+    zone = spark.conf.get("spark.sql.session.timeZone")
+    spark.conf.set("spark.sql.session.timeZone", "America/New_York")
+    try:
+        spark.sql("create database if not exists tj_ntz")
+        spark.sql(
+            "create or replace table tj_ntz.labels using parquet as "
+            "select 1 as id, timestamp_ntz'2024-03-10 03:30:00' as label_time"
+        )
+        spark.sql(
+            "create or replace table tj_ntz.features using parquet as select * from values "
+            "(1, timestamp'2024-03-10T07:00:00+00:00', 'seven'), (1, timestamp'2024-03-10T08:00:00+00:00', 'eight') "
+            "as f(id, feature_time, name)"
+        )
+        sql = seeded.render(
+            [
+                {
+                    "id": "ntz",
+                    "macro": "asof_join",
+                    "kwargs": {
+                        "left": {"relation": "tj_ntz.labels"},
+                        "right": {"relation": "tj_ntz.features"},
+                        "left_time": "label_time",
+                        "right_time": "feature_time",
+                        "by": "id",
+                        "strategy": "union",
+                    },
+                }
+            ]
+        )["ntz"]
+        got = {"sql": [r.name for r in spark.sql(sql).collect()]}
+        left, right = spark.table("tj_ntz.labels"), spark.table("tj_ntz.features")
+        for engine in ENGINES:
+            got[engine] = [
+                r.name for r in asof_join(left, right, "label_time", "feature_time", by="id", engine=engine).collect()
+            ]
+        assert got == {name: ["seven"] for name in got}, got
+    finally:
+        spark.conf.set("spark.sql.session.timeZone", zone)

@@ -28,14 +28,17 @@ def is_float(dtype: T.DataType) -> bool:
     return isinstance(dtype, (T.FloatType, T.DoubleType))
 
 
-def time_units(col: Column, kind: str, dtype: T.DataType) -> Column:
+def time_units(col: Column, kind: str, dtype: T.DataType, other: T.DataType) -> Column:
     """A time in the engines' exact units: epoch micros (timestamps), epoch days (dates),
-    long (integers), as-is (other numbers)."""
+    long (integers), as-is (other numbers). `other` is the type of the time it is compared with.
+
+    Two TIMESTAMP_NTZ columns compare as wall-clock times (read as UTC: differences stay exact,
+    no DST gaps); a TIMESTAMP_NTZ against a TIMESTAMP is read in the session time zone, as
+    Spark's own cast and the SQL macros read it."""
     if kind == "timestamp":
-        if isinstance(dtype, T.TimestampNTZType):
-            # NTZ values as wall-clock instants in UTC: differences stay exact, no DST gaps
+        if isinstance(dtype, T.TimestampNTZType) and isinstance(other, T.TimestampNTZType):
             return F.unix_micros(F.to_utc_timestamp(col.cast("timestamp"), F.current_timezone()))
-        return F.unix_micros(col)
+        return F.unix_micros(col.cast("timestamp"))
     if kind == "date":
         return F.unix_date(col).cast("long")
     if kind == "numeric_integral" or isinstance(dtype, INTEGRAL_TYPES):

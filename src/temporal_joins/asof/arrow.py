@@ -50,14 +50,14 @@ def _decimal_scale(s: AsofSpec) -> int | None:
     return scale
 
 
-def _arrow_time(col, kind: str, dtype, scale: int | None):
+def _arrow_time(col, kind: str, dtype, other, scale: int | None):
     """The merge's time: floating point as double, decimals as unscaled longs at a common
     scale (exact), the rest in time_units."""
     if kind == "numeric":
         if scale is None:
             return col.cast("double")
         return (col.cast(T.DecimalType(38, scale)) * F.lit(10**scale)).cast("long")
-    return time_units(col, kind, dtype)
+    return time_units(col, kind, dtype, other)
 
 
 def arrow_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec, buckets: int | None = None) -> DataFrame:
@@ -79,7 +79,7 @@ def arrow_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec, buckets: in
     left = left_df.select(
         with_bucket(lkey_cols),
         *[c.alias(k) for c, k in zip(lkey_cols, keys)],
-        _arrow_time(F.col(s.left_time), s.kind, s.left_type, scale).alias(t),
+        _arrow_time(F.col(s.left_time), s.kind, s.left_type, s.right_type, scale).alias(t),
         *[F.col(c) for c in s.left_columns],
     )
     rkey_cols = [F.col(right).cast(kt) for (_, right), kt in zip(s.by, types)]
@@ -89,7 +89,7 @@ def arrow_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec, buckets: in
     right = right_df.where(keep).select(
         with_bucket(rkey_cols),
         *[c.alias(k) for c, k in zip(rkey_cols, keys)],
-        _arrow_time(F.col(s.right_time), s.kind, s.right_type, scale).alias(t),
+        _arrow_time(F.col(s.right_time), s.kind, s.right_type, s.left_type, scale).alias(t),
         *[F.col(o).alias(a) for o, a in zip(s.order_by, obs)],
         *[F.col(src).alias(out) for src, out in s.right_columns],
     )

@@ -82,8 +82,8 @@ def broadcast_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> Data
     def rcol(c):
         return F.col(f"__tj_r.`{c}`")
 
-    lt = time_units(lcol(s.left_time), s.kind, s.left_type)
-    rt = time_units(rcol(s.right_time), s.kind, s.right_type)
+    lt = time_units(lcol(s.left_time), s.kind, s.left_type, s.right_type)
+    rt = time_units(rcol(s.right_time), s.kind, s.right_type, s.left_type)
     strict = not s.allow_exact_matches
     cond = F.lit(True)
     for left, right in s.by:
