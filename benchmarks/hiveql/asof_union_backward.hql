@@ -12,10 +12,11 @@ select
   tj__m.`r_ts` as `r_ts`,
   tj__m.`r_value` as `r_value`
 from (
-  select tj__k0, tj__t, tj__l, case when tj__t is not null and true then tj__b end as tj__m
+  select tj__k0, tj__t, tj__l, case when tj__t is not null and true then tj__back end as tj__m
   from (
+    
     select tj__k0, tj__l, tj__side, tj__t,
-      last_value(tj__r, true) over (partition by tj__k0 order by tj__t asc, tj__side asc rows between unbounded preceding and current row) as tj__b
+      last_value(tj__r, true) over (partition by tj__k0 order by tj__t asc, tj__side asc rows between unbounded preceding and current row) as tj__back
     from (
       select
         tj__lsrc.`id` as tj__k0,

@@ -12,11 +12,12 @@ select
   tj__m.`r_ts` as `r_ts`,
   tj__m.`r_value` as `r_value`
 from (
-  select tj__k0, tj__t, tj__l, case when tj__t is null then null when tj__f is null or (tj__b is not null and (cast(tj__t as decimal(20,0)) - cast(tj__b.`r_ts` as decimal(20,0))) <= (cast(tj__f.`r_ts` as decimal(20,0)) - cast(tj__t as decimal(20,0)))) then case when true then tj__b end else case when true then tj__f end end as tj__m
+  select tj__k0, tj__t, tj__l, case when tj__t is null then null when tj__fwd is null or (tj__back is not null and (cast(tj__t as decimal(20,0)) - cast(tj__back.`r_ts` as decimal(20,0))) <= (cast(tj__fwd.`r_ts` as decimal(20,0)) - cast(tj__t as decimal(20,0)))) then case when true then tj__back end else case when true then tj__fwd end end as tj__m
   from (
+    
     select tj__k0, tj__l, tj__side, tj__t,
-      last_value(tj__r, true) over (partition by tj__k0 order by tj__t asc, tj__side asc rows between unbounded preceding and current row) as tj__b,
-      last_value(tj__r, true) over (partition by tj__k0 order by tj__t desc, tj__side asc rows between unbounded preceding and current row) as tj__f
+      last_value(tj__r, true) over (partition by tj__k0 order by tj__t asc, tj__side asc rows between unbounded preceding and current row) as tj__back,
+      last_value(tj__r, true) over (partition by tj__k0 order by tj__t desc, tj__side asc rows between unbounded preceding and current row) as tj__fwd
     from (
       select
         tj__lsrc.`id` as tj__k0,
