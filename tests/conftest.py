@@ -117,3 +117,38 @@ def seeded(dbt):
     result = dbt.invoke("seed")
     assert result.success, dbt.failure_message(result)
     return dbt
+
+
+class HiveEngines:
+    """Real Hive 2.3 engines (tools/hive: MR local mode, embedded Derby), one per JVM time zone,
+    each started on first use and stopped at the end of the run, on failure too."""
+
+    def __init__(self, root: Path):
+        self.root, self.engines = root, {}
+
+    def __call__(self, timezone: str = "UTC"):
+        from tools.hive import HiveEngine
+
+        if timezone not in self.engines:
+            engine = HiveEngine(self.root / timezone.replace("/", "_"), timezone=timezone)
+            self.engines[timezone] = engine.start()
+        return self.engines[timezone]
+
+    def stop(self) -> None:
+        for engine in self.engines.values():
+            engine.stop()
+
+
+@pytest.fixture(scope="session")
+def hive_engines(tmp_path_factory):
+    engines = HiveEngines(tmp_path_factory.mktemp("hive"))
+    try:
+        yield engines
+    finally:
+        engines.stop()
+
+
+@pytest.fixture(scope="session")
+def hive(hive_engines):
+    """The UTC Hive engine shared by every Hive test of the run."""
+    return hive_engines("UTC")
