@@ -121,18 +121,21 @@ def seeded(dbt):
 
 class HiveEngines:
     """Real Hive 2.3 engines (tools/hive: MR local mode, embedded Derby), one per JVM time zone,
-    each started on first use and stopped at the end of the run, on failure too."""
+    each started on first use and stopped at the end of the run, on failure too. `timestamps`
+    ("wall" or "instant", see tools/hive/engine.py) switches the engine's mode for the caller."""
 
     def __init__(self, root: Path):
         self.root, self.engines = root, {}
 
-    def __call__(self, timezone: str = "UTC"):
+    def __call__(self, timezone: str = "UTC", timestamps: str = "wall"):
         from tools.hive import HiveEngine
 
         if timezone not in self.engines:
-            engine = HiveEngine(self.root / timezone.replace("/", "_"), timezone=timezone)
-            self.engines[timezone] = engine.start()
-        return self.engines[timezone]
+            self.engines[timezone] = HiveEngine(self.root / timezone.replace("/", "_"), timezone=timezone).start()
+        engine = self.engines[timezone]
+        if engine.timestamps != timestamps:
+            engine.use_timestamps(timestamps)
+        return engine
 
     def stop(self) -> None:
         for engine in self.engines.values():

@@ -5,7 +5,8 @@
 - Every primitive type goes in through a parquet file and comes back typed and exact: nulls
   (never the string 'NULL'), NaN, -0.0 and subnormal doubles, 38-digit decimals, dates, and
   timestamps to the microsecond, in UTC and in America/New_York (Hive 2.3's timestamps are
-  wall times of the JVM's zone: the DST gap and overlap are where a conversion would show).
+  wall times of the JVM's zone: the DST gap and overlap are where a conversion would show), as
+  wall times and, across both DST changes, as instants.
 - Must-fail controls: a statement Hive rejects at semantic analysis (today's union flavour)
   and one that fails inside a reducer are raised as HiveError with Hive's own message.
 """
@@ -114,8 +115,11 @@ def _hive_unix_timestamp(t: dt.datetime, zone: zoneinfo.ZoneInfo) -> int:
     """unix_timestamp(ts) of Hive 2.3: Timestamp.getTime() (whole milliseconds, floored) / 1000 in
     Java's integer division, which truncates toward zero: 1969-12-31 23:59:59.999 UTC gives 0.
     java.util's calendar takes a wall time that a DST overlap repeats as standard time: fold=1."""
-    micros = (t.replace(tzinfo=zone, fold=1) - dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)) // dt.timedelta(microseconds=1)
-    millis = micros // 1000
+    return _java_unix_seconds(t.replace(tzinfo=zone, fold=1))
+
+
+def _java_unix_seconds(instant: dt.datetime) -> int:
+    millis = (instant - dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)) // dt.timedelta(milliseconds=1)
     return -(-millis // 1000) if millis < 0 else millis // 1000
 
 
@@ -139,6 +143,30 @@ def test_every_type_round_trips_exactly_with_nulls(hive_engines, timezone):
         assert day_text == (None if day is None else day.isoformat())
         assert epoch == (None if ts is None else _hive_unix_timestamp(ts, zone))
         assert s_null is (s is None) and s_is_null_text == (None if s is None else s == "NULL")
+
+
+def test_instants_round_trip_across_both_dst_changes(hive_engines):
+    """timestamps="instant": every instant is exact, also the two that share the wall time 01:30
+    on 2024-11-03 in New York, which Hive orders, counts and converts as two instants."""
+    hive = hive_engines("America/New_York", "instant")
+    utc = dt.timezone.utc
+    instants = [dt.datetime(2024, 3, 10, 6, 59, 59, 999999, tzinfo=utc), dt.datetime(2024, 3, 10, 7, 0, tzinfo=utc),
+                dt.datetime(2024, 3, 10, 7, 30, tzinfo=utc), dt.datetime(2024, 11, 3, 5, 30, tzinfo=utc),
+                dt.datetime(2024, 11, 3, 5, 59, 59, 999999, tzinfo=utc), dt.datetime(2024, 11, 3, 6, 0, tzinfo=utc),
+                dt.datetime(2024, 11, 3, 6, 30, tzinfo=utc), dt.datetime(1969, 12, 31, 23, 59, 59, 999999, tzinfo=utc)]
+    hive.create_table("instants", [("i", "int"), ("ts", "timestamp")], [(None, None)] + list(enumerate(instants)),
+                      db="tj_types")
+    got = hive.query("select i, ts, unix_timestamp(ts), cast(ts as string) from tj_types.instants order by ts")
+    zone = zoneinfo.ZoneInfo("America/New_York")
+    ordered = sorted(enumerate(instants), key=lambda p: p[1])
+    assert all(ts.tzinfo is not None for _, ts, _, _ in got[1:])
+    # in UTC: PEP 495 makes a repeated wall time unequal to every time of another zone
+    as_utc = [(i, ts and ts.astimezone(utc)) for i, ts, _, _ in got]
+    assert as_utc == [(None, None)] + ordered  # nulls first, then by instant
+    for i, ts, epoch, text in got[1:]:
+        assert epoch == _java_unix_seconds(ts)
+        assert text == _hive_timestamp_text(ts.astimezone(zone).replace(tzinfo=None))
+    assert hive.query("select count(distinct ts) from tj_types.instants") == [(len(instants),)]
 
 
 def test_values_computed_by_hive_come_back_exact(hive):

@@ -18,10 +18,16 @@ Exact values both ways go through parquet files, never through Hive's text rende
   decimals as Decimal, timestamps as naive datetimes (the wall time Hive shows, exact to the
   microsecond) and dates as date.
 - create_table(...) writes a parquet file with pyarrow and creates an external table over it.
-Timestamps: Hive 2.3's timestamp is a zone-less java.sql.Timestamp read in the JVM's zone (the
-`timezone` argument, -Duser.timezone). Hive writes parquet INT96 as the UTC instant of that wall
-time; files not written by parquet-mr (ours) are read without conversion
-(hive.parquet.timestamp.skip.conversion, default true), so we write the wall time itself.
+Timestamps: Hive 2.3's timestamp is a java.sql.Timestamp, an instant shown as a wall time of the
+JVM's zone (the `timezone` argument, -Duser.timezone). Hive writes parquet INT96 as the UTC
+instant. How our INT96 is read depends on hive.parquet.timestamp.skip.conversion (for files not
+written by parquet-mr), which `timestamps` sets:
+- "wall" (default): naive datetimes are wall times; we write them as they are and Hive takes them
+  as wall times of its zone (skip.conversion true, Hive's default); results come back as naive
+  wall times. Exact for every wall time that exists once in the zone (all of them in UTC).
+- "instant": aware datetimes are instants; we write them in UTC and Hive converts (skip.conversion
+  false); results come back aware, in the engine's zone. Exact for every instant, also the two
+  that share a wall time when a DST change repeats an hour.
 """
 
 from __future__ import annotations
@@ -210,11 +216,21 @@ def arrow_type(hive_type: str):
     raise ValueError(f"no parquet mapping for Hive type {hive_type!r} (use a primitive type)")
 
 
-def _to_wall_time(utc_naive: dt.datetime | None, zone: zoneinfo.ZoneInfo) -> dt.datetime | None:
-    """Hive wrote the UTC instant of a wall time in the JVM's zone: give the wall time back."""
+def _from_utc(utc_naive: dt.datetime | None, zone: zoneinfo.ZoneInfo, aware: bool) -> dt.datetime | None:
+    """Hive wrote the UTC instant: the instant in the engine's zone, or just its wall time."""
     if utc_naive is None:
         return None
-    return utc_naive.replace(tzinfo=dt.timezone.utc).astimezone(zone).replace(tzinfo=None)
+    local = utc_naive.replace(tzinfo=dt.timezone.utc).astimezone(zone)
+    return local if aware else local.replace(tzinfo=None)
+
+
+def _to_utc(value):
+    """An aware datetime as naive UTC, for an INT96 that Hive converts to its zone."""
+    if value is None:
+        return None
+    if not isinstance(value, dt.datetime) or value.tzinfo is None:
+        raise ValueError(f"timestamps='instant' needs aware datetimes, got {value!r}")
+    return value.astimezone(dt.timezone.utc).replace(tzinfo=None)
 
 
 # ------------------------------------------------------------------------------------ the engine
@@ -223,13 +239,17 @@ class HiveEngine:
     """One Hive 2.3 JVM (MR local mode, embedded Derby) for HiveQL statements; see the module doc.
 
     state_dir holds the run's metastore_db, warehouse, scratch dirs, input files and hive.log.
-    It is wiped at start. timezone is the JVM's (Hive 2.3 reads and writes timestamps in it).
+    It is wiped at start. timezone is the JVM's (Hive 2.3 reads and writes timestamps in it);
+    timestamps is "wall" or "instant" (module doc).
     """
 
     def __init__(self, state_dir: Path | str, timezone: str = "UTC", *, build: HiveBuild | None = None,
                  memory: str = "2g", startup_timeout: float = 240.0, statement_timeout: float = 900.0,
                  settings: Mapping[str, str] | None = None, java_options: Sequence[str] = (),
-                 use_template: bool = True, log_level: str = "WARN"):
+                 use_template: bool = True, log_level: str = "WARN", timestamps: str = "wall"):
+        if timestamps not in ("wall", "instant"):
+            raise ValueError(f"timestamps must be 'wall' or 'instant', not {timestamps!r}")
+        self.timestamps = timestamps
         self.state_dir = Path(state_dir).resolve()
         self.timezone = timezone
         self.zone = zoneinfo.ZoneInfo(timezone)
@@ -239,6 +259,7 @@ class HiveEngine:
         self.java_options = list(java_options)
         self.use_template, self.log_level = use_template, log_level
         self.popen: subprocess.Popen | None = None
+        self.ready = False  # answers requests: stop() can ask it to quit
         self.timings = Timings()
         self._ids = itertools.count(1)
         self._names = itertools.count(1)
@@ -281,6 +302,11 @@ class HiveEngine:
             "hive.exec.submit.local.task.via.child": "false",  # no `hadoop` binary for map-join hash tables
             "hive.stats.autogather": "false",
             "hive.exec.dynamic.partition.mode": "nonstrict",
+            # our parquet files hold wall times ("wall") or UTC instants ("instant"), see the module doc
+            "hive.parquet.timestamp.skip.conversion": "true" if self.timestamps == "wall" else "false",
+            # Results are read back as parquet (query()), and Hive 2.3's small-file merge task cannot
+            # read parquet: NullPointerException in ProjectionPusher.pushProjectionsAndFilters.
+            "hive.merge.mapfiles": "false",
         }
 
     def jvm_argv(self, made: HiveBuild) -> list[str]:
@@ -325,6 +351,7 @@ class HiveEngine:
             ready = self._read_message(self.startup_timeout, "becoming ready")
             if not ready.get("ok"):
                 raise self._fail(f"failed its first statement: {ready.get('error')}")
+            self.ready = True
             self.timings.ready = time.monotonic() - started
             self.timings.jvm_start = ready["jvm_to_main_ms"] / 1000
             self.timings.session = ready["session_ms"] / 1000
@@ -340,7 +367,7 @@ class HiveEngine:
         if self.popen is None:
             return
         below = _descendants(self.pid) if self.popen.poll() is None else []
-        if self.popen.poll() is None:
+        if self.ready and self.popen.poll() is None:
             with contextlib.suppress(OSError, ValueError):
                 self.popen.stdin.write(b'{"id": 0, "op": "quit"}\n')
                 self.popen.stdin.flush()
@@ -354,6 +381,7 @@ class HiveEngine:
         for stream in (self.popen.stdin, self.popen.stdout):
             with contextlib.suppress(OSError, ValueError):
                 stream.close()
+        self.ready = False
 
     def alive(self) -> bool:
         return self.popen is not None and self.popen.poll() is None
@@ -409,10 +437,18 @@ class HiveEngine:
         try:
             reply = self._read_message(timeout or self.statement_timeout, f"running {op} #{request_id}")
         except HiveEngineError:
+            self.ready = False  # busy or dead: it would not read a quit request
             self.stop()  # a statement that outlived its timeout leaves the session unusable
             raise
         assert reply.get("id") == request_id, f"answer {reply.get('id')} to request {request_id}"
         return reply
+
+    def use_timestamps(self, timestamps: str) -> None:
+        """Switch between "wall" and "instant" timestamps (module doc) for the statements that follow."""
+        if timestamps not in ("wall", "instant"):
+            raise ValueError(f"timestamps must be 'wall' or 'instant', not {timestamps!r}")
+        self.execute(f"set hive.parquet.timestamp.skip.conversion={'true' if timestamps == 'wall' else 'false'}")
+        self.timestamps = timestamps
 
     # -- statements
 
@@ -468,7 +504,7 @@ class HiveEngine:
             for j, (column, hive_type) in enumerate(columns):
                 values = table.column(by_name[column.lower()]).to_pylist()
                 if hive_type == "timestamp":
-                    values = [_to_wall_time(v, self.zone) for v in values]
+                    values = [_from_utc(v, self.zone, self.timestamps == "instant") for v in values]
                 converted[j].extend(values)
         return columns, list(zip(*converted)) if columns else []
 
@@ -476,17 +512,25 @@ class HiveEngine:
                      frame=None, db: str = "default") -> Path:
         """An external parquet table `db.name` with Hive types `columns`, holding `rows` (Python
         values: None is null, float('nan') stays NaN) or a pandas `frame` (pandas nulls are null).
+        Timestamps are naive wall times, or aware instants with timestamps="instant" (module doc).
         Returns the folder of its file."""
         import pyarrow as pa
 
         names = [c.lower() for c, _ in columns]
         schema = pa.schema([(n, arrow_type(t)) for n, (_, t) in zip(names, columns)])
+        instants = [i for i, (_, t) in enumerate(columns) if t.strip().lower() == "timestamp"] \
+            if self.timestamps == "instant" else []
         if frame is not None:
-            table = pa.Table.from_pandas(frame.rename(columns=str.lower)[names], schema=schema, preserve_index=False)
+            frame = frame.rename(columns=str.lower)[names].copy()
+            for i in instants:
+                if getattr(frame[names[i]].dtype, "tz", None) is None:
+                    raise ValueError(f"timestamps='instant' needs a tz-aware column, {names[i]!r} is naive")
+                frame[names[i]] = frame[names[i]].dt.tz_convert("UTC").dt.tz_localize(None)
+            table = pa.Table.from_pandas(frame, schema=schema, preserve_index=False)
         else:
             data = list(rows or [])
-            table = pa.table([pa.array([r[i] for r in data], type=f.type) for i, f in enumerate(schema)],
-                             schema=schema)
+            table = pa.table([pa.array([_to_utc(r[i]) if i in instants else r[i] for r in data], type=f.type)
+                              for i, f in enumerate(schema)], schema=schema)
         folder = self.state_dir / "inputs" / db / name
         if folder.exists():
             shutil.rmtree(folder)
