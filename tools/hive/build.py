@@ -98,13 +98,13 @@ def _digest(jars: list[Path]) -> str:
         h.update(source.read_bytes())
     for jar in jars:
         h.update(str(jar).encode())
-    version = subprocess.run([java_binary("java"), "-version"], capture_output=True, text=True)
+    version = subprocess.run([java_binary("java"), "-version"], capture_output=True, text=True, check=False)
     h.update(version.stderr.encode())
     return h.hexdigest()[:16]
 
 
 def _run(step: str, argv: list[str], **kwargs) -> subprocess.CompletedProcess:
-    done = subprocess.run(argv, capture_output=True, text=True, **kwargs)
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, **kwargs)
     if done.returncode != 0:
         raise HiveBuildError(f"{step} failed (exit {done.returncode}): {' '.join(argv[:3])} ...\n"
                              f"{done.stdout[-4000:]}{done.stderr[-4000:]}")
@@ -117,7 +117,7 @@ def _spark_module_options(classes: Path, jars_dir: Path) -> list[str]:
     if not launcher:
         return list(FALLBACK_MODULE_OPTIONS)
     done = subprocess.run([java_binary("java"), "-cp", f"{classes}{os.pathsep}{launcher[0]}",
-                           "tjhive.SparkModuleOptions"], capture_output=True, text=True)
+                           "tjhive.SparkModuleOptions"], capture_output=True, text=True, check=False)
     options = done.stdout.split()
     return options if done.returncode == 0 and options else list(FALLBACK_MODULE_OPTIONS)
 

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import decimal
 import itertools
 import json
 import os
@@ -45,11 +44,12 @@ import signal
 import subprocess
 import time
 import zoneinfo
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
 
-from .build import HiveBuild, build as build_engine, java_binary
+from .build import HiveBuild, java_binary
+from .build import build as build_engine
 
 RESULTS_DB = "tj_results"
 
@@ -129,9 +129,8 @@ def _descendants(pid: int) -> list[int]:
     parents: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                with open(f"/proc/{entry}/stat") as f:
-                    parents.setdefault(int(f.read().rsplit(")", 1)[1].split()[1]), []).append(int(entry))
+            with contextlib.suppress(OSError, IndexError, ValueError), open(f"/proc/{entry}/stat") as f:
+                parents.setdefault(int(f.read().rsplit(")", 1)[1].split()[1]), []).append(int(entry))
     found, todo = [], [pid]
     while todo:
         for child in parents.get(todo.pop(), []):
