@@ -20,11 +20,13 @@ from .engine import HiveEngine, HiveError, HiveResult, scan_statements, split_st
 
 
 def _print_result(result: HiveResult) -> None:
-    if result.columns:
+    if result.rows:  # Hive gives DML a schema too (_col0): a header only above rows
         print("\t".join(result.columns))
-    for row in result.rows:
-        print("\t".join(row))
-    print(f"OK ({len(result.rows)} rows, {result.seconds:.1f}s)" if result.columns else f"OK ({result.seconds:.1f}s)")
+        for row in result.rows:
+            print("\t".join(row))
+        print(f"OK ({len(result.rows)} rows, {result.seconds:.1f}s)")
+    else:
+        print(f"OK ({result.seconds:.1f}s)")
 
 
 def _run_statements(engine: HiveEngine, text: str, hivevars: dict[str, str]) -> bool:
