@@ -151,7 +151,7 @@ def hive_engines(tmp_path_factory):
         engines.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def hive(hive_engines):
-    """The UTC Hive engine shared by every Hive test of the run."""
+    """The UTC Hive engine shared by every Hive test of the run, in "wall" timestamp mode."""
     return hive_engines("UTC")
