@@ -190,7 +190,8 @@ def test_union_flavour_is_rejected_by_hive_semantic_analysis(hive):
 
 
 def test_a_reducer_failure_is_raised_with_the_task_exception(hive):
-    """Typed nulls pass analysis, then last_value over a struct breaks inside the reducer."""
+    """Typed nulls pass analysis, then the struct column in the window's input breaks the reducer
+    (tools/hive/FINDINGS.md section 2: any struct column read by a window does)."""
     _load_listing_inputs(hive, "tj_control")
     sql = """
     select k, last_value(r, true) over (partition by k order by t rows between unbounded preceding and current row)
