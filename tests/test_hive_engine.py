@@ -24,22 +24,28 @@ import duckdb
 import pandas as pd
 import pytest
 
-from temporal_joins.hive_export import THESIS_LISTING_4_1
 from tools.hive import HiveEngine, HiveEngineError, HiveError
 from tools.hive.engine import _pid_alive
+from tools.hive_export import THESIS_LISTING_4_1
 
 REPO = Path(__file__).resolve().parents[1]
 HIVEQL = REPO / "benchmarks" / "hiveql"
 
 LABELS = [  # (id, ts, label)
-    (1, 2, 102), (1, 10, 100), (1, 20, 101),
-    (2, 15, 200), (2, 15, 200),  # a duplicate left row: Listing 4.1 keeps one (it ranks per id, ts)
+    (1, 2, 102),
+    (1, 10, 100),
+    (1, 20, 101),
+    (2, 15, 200),
+    (2, 15, 200),  # a duplicate left row: Listing 4.1 keeps one (it ranks per id, ts)
     (3, 7, 300),  # an exact match (>=), whose right value is null
     (4, 1, 400),  # no right row at all
 ]
 FEATURES = [  # (id, ts, value)
-    (1, 3, 1.5), (1, 10, 2.5), (1, 15, 3.5),
-    (2, 1, 0.25), (2, 14, -1.0),
+    (1, 3, 1.5),
+    (1, 10, 2.5),
+    (1, 15, 3.5),
+    (2, 1, 0.25),
+    (2, 14, -1.0),
     (3, 7, None),
     (5, 9, 9.0),  # no left row
 ]
@@ -60,33 +66,117 @@ def test_thesis_listing_4_1_returns_the_hand_computed_and_duckdb_rows(hive):
     con = duckdb.connect()
     con.register("labels", pd.DataFrame(LABELS, columns=["id", "ts", "label"]))
     con.register("features", pd.DataFrame(FEATURES, columns=["id", "ts", "value"], dtype=object))
-    oracle = sorted((tuple(None if pd.isna(v) else v for v in row) for row in con.sql(THESIS_LISTING_4_1).fetchall()),
-                    key=repr)
+    oracle = sorted(
+        (tuple(None if pd.isna(v) else v for v in row) for row in con.sql(THESIS_LISTING_4_1).fetchall()), key=repr
+    )
     assert got == sorted(LISTING_4_1_ROWS, key=repr) == oracle
 
 
 # --------------------------------------------------------------------------- typed round trip
 
+
 def _f32(x: float) -> float:
     return struct.unpack("<f", struct.pack("<f", x))[0]
 
 
-TYPES = [("ti", "tinyint"), ("si", "smallint"), ("i", "int"), ("bi", "bigint"), ("f", "float"), ("d", "double"),
-         ("dec", "decimal(38,10)"), ("small_dec", "decimal(5,2)"), ("b", "boolean"), ("s", "string"),
-         ("vc", "varchar(12)"), ("day", "date"), ("ts", "timestamp"), ("bin", "binary")]
+TYPES = [
+    ("ti", "tinyint"),
+    ("si", "smallint"),
+    ("i", "int"),
+    ("bi", "bigint"),
+    ("f", "float"),
+    ("d", "double"),
+    ("dec", "decimal(38,10)"),
+    ("small_dec", "decimal(5,2)"),
+    ("b", "boolean"),
+    ("s", "string"),
+    ("vc", "varchar(12)"),
+    ("day", "date"),
+    ("ts", "timestamp"),
+    ("bin", "binary"),
+]
 ROWS = [
-    (-128, -32768, -2**31, -2**63, _f32(0.1), 0.1, Decimal("-1234567890123456789012345678.0123456789"),
-     Decimal("-999.99"), True, "NULL", "NULL", dt.date(1900, 1, 1), dt.datetime(1969, 12, 31, 23, 59, 59, 999999),
-     b"\x00\xff"),
-    (127, 32767, 2**31 - 1, 2**63 - 1, -0.0, 5e-324, Decimal("0.0000000001"), Decimal("999.99"), False, "", "",
-     dt.date(1969, 12, 31), dt.datetime(2024, 3, 10, 3, 30, 0, 1), b""),
+    (
+        -128,
+        -32768,
+        -(2**31),
+        -(2**63),
+        _f32(0.1),
+        0.1,
+        Decimal("-1234567890123456789012345678.0123456789"),
+        Decimal("-999.99"),
+        True,
+        "NULL",
+        "NULL",
+        dt.date(1900, 1, 1),
+        dt.datetime(1969, 12, 31, 23, 59, 59, 999999),
+        b"\x00\xff",
+    ),
+    (
+        127,
+        32767,
+        2**31 - 1,
+        2**63 - 1,
+        -0.0,
+        5e-324,
+        Decimal("0.0000000001"),
+        Decimal("999.99"),
+        False,
+        "",
+        "",
+        dt.date(1969, 12, 31),
+        dt.datetime(2024, 3, 10, 3, 30, 0, 1),
+        b"",
+    ),
     (None,) * len(TYPES),
-    (0, 0, 0, 0, math.inf, math.nan, Decimal("0E-10"), Decimal("0.00"), None, "tab\there\nnewline \\N ü€😀",
-     "\\N", dt.date(9999, 12, 31), dt.datetime(2024, 11, 3, 1, 30, 0, 500000), b"NULL"),
-    (1, 2, 3, 4, -math.inf, -1.7976931348623157e308, Decimal("12.5"), Decimal("-0.01"), True, "x", "y",
-     dt.date(2024, 3, 10), dt.datetime(2100, 7, 1, 12, 0, 0, 1), b"\n"),
-    (5, 6, 7, 8, _f32(3.4028234663852886e38), 2.2250738585072014e-308, Decimal("1E-10"), Decimal("1.00"), False,
-     "  padded  ", "a" * 12, dt.date(1970, 1, 1), dt.datetime(1900, 1, 1, 0, 0, 0), b"\x80"),
+    (
+        0,
+        0,
+        0,
+        0,
+        math.inf,
+        math.nan,
+        Decimal("0E-10"),
+        Decimal("0.00"),
+        None,
+        "tab\there\nnewline \\N ü€😀",
+        "\\N",
+        dt.date(9999, 12, 31),
+        dt.datetime(2024, 11, 3, 1, 30, 0, 500000),
+        b"NULL",
+    ),
+    (
+        1,
+        2,
+        3,
+        4,
+        -math.inf,
+        -1.7976931348623157e308,
+        Decimal("12.5"),
+        Decimal("-0.01"),
+        True,
+        "x",
+        "y",
+        dt.date(2024, 3, 10),
+        dt.datetime(2100, 7, 1, 12, 0, 0, 1),
+        b"\n",
+    ),
+    (
+        5,
+        6,
+        7,
+        8,
+        _f32(3.4028234663852886e38),
+        2.2250738585072014e-308,
+        Decimal("1E-10"),
+        Decimal("1.00"),
+        False,
+        "  padded  ",
+        "a" * 12,
+        dt.date(1970, 1, 1),
+        dt.datetime(1900, 1, 1, 0, 0, 0),
+        b"\x80",
+    ),
 ]
 
 
@@ -133,8 +223,10 @@ def test_every_type_round_trips_exactly_with_nulls(hive_engines, timezone):
 
     # Hive itself sees the wall times and dates we wrote, in the JVM's zone (not shifted by it)
     zone = zoneinfo.ZoneInfo(timezone)
-    text = hive.query("select bi, cast(ts as string), cast(day as string), unix_timestamp(ts), s is null, s = 'NULL' "
-                      "from tj_types.every_type")
+    text = hive.query(
+        "select bi, cast(ts as string), cast(day as string), unix_timestamp(ts), s is null, s = 'NULL' "
+        "from tj_types.every_type"
+    )
     by_key = {row[3]: row for row in ROWS}
     for bi, ts_text, day_text, epoch, s_null, s_is_null_text in text:
         row = by_key[bi]
@@ -150,12 +242,19 @@ def test_instants_round_trip_across_both_dst_changes(hive_engines):
     on 2024-11-03 in New York, which Hive orders, counts and converts as two instants."""
     hive = hive_engines("America/New_York", "instant")
     utc = dt.timezone.utc
-    instants = [dt.datetime(2024, 3, 10, 6, 59, 59, 999999, tzinfo=utc), dt.datetime(2024, 3, 10, 7, 0, tzinfo=utc),
-                dt.datetime(2024, 3, 10, 7, 30, tzinfo=utc), dt.datetime(2024, 11, 3, 5, 30, tzinfo=utc),
-                dt.datetime(2024, 11, 3, 5, 59, 59, 999999, tzinfo=utc), dt.datetime(2024, 11, 3, 6, 0, tzinfo=utc),
-                dt.datetime(2024, 11, 3, 6, 30, tzinfo=utc), dt.datetime(1969, 12, 31, 23, 59, 59, 999999, tzinfo=utc)]
-    hive.create_table("instants", [("i", "int"), ("ts", "timestamp")], [(None, None)] + list(enumerate(instants)),
-                      db="tj_types")
+    instants = [
+        dt.datetime(2024, 3, 10, 6, 59, 59, 999999, tzinfo=utc),
+        dt.datetime(2024, 3, 10, 7, 0, tzinfo=utc),
+        dt.datetime(2024, 3, 10, 7, 30, tzinfo=utc),
+        dt.datetime(2024, 11, 3, 5, 30, tzinfo=utc),
+        dt.datetime(2024, 11, 3, 5, 59, 59, 999999, tzinfo=utc),
+        dt.datetime(2024, 11, 3, 6, 0, tzinfo=utc),
+        dt.datetime(2024, 11, 3, 6, 30, tzinfo=utc),
+        dt.datetime(1969, 12, 31, 23, 59, 59, 999999, tzinfo=utc),
+    ]
+    hive.create_table(
+        "instants", [("i", "int"), ("ts", "timestamp")], [(None, None)] + list(enumerate(instants)), db="tj_types"
+    )
     got = hive.query("select i, ts, unix_timestamp(ts), cast(ts as string) from tj_types.instants order by ts")
     zone = zoneinfo.ZoneInfo("America/New_York")
     ordered = sorted(enumerate(instants), key=lambda p: p[1])
@@ -163,21 +262,37 @@ def test_instants_round_trip_across_both_dst_changes(hive_engines):
     # in UTC: PEP 495 makes a repeated wall time unequal to every time of another zone
     as_utc = [(i, ts and ts.astimezone(utc)) for i, ts, _, _ in got]
     assert as_utc == [(None, None)] + ordered  # nulls first, then by instant
-    for i, ts, epoch, text in got[1:]:
+    for _, ts, epoch, text in got[1:]:
         assert epoch == _java_unix_seconds(ts)
         assert text == _hive_timestamp_text(ts.astimezone(zone).replace(tzinfo=None))
     assert hive.query("select count(distinct ts) from tj_types.instants") == [(len(instants),)]
 
 
 def test_values_computed_by_hive_come_back_exact(hive):
-    got = hive.query("select cast(0.1 as double) + cast(0.2 as double), 1/3, cast('1.5' as decimal(20,10)) * 3, "
-                     "cast('2024-02-29 23:59:59.999999' as timestamp), date_add('2024-02-28', 1), "
-                     "cast(null as string), 'NULL', cast(9007199254740993 as bigint)")
-    _assert_rows_identical(got, [(0.1 + 0.2, 1 / 3, Decimal("4.5000000000"), dt.datetime(2024, 2, 29, 23, 59, 59, 999999),
-                                  dt.date(2024, 2, 29), None, "NULL", 9007199254740993)])
+    got = hive.query(
+        "select cast(0.1 as double) + cast(0.2 as double), 1/3, cast('1.5' as decimal(20,10)) * 3, "
+        "cast('2024-02-29 23:59:59.999999' as timestamp), date_add('2024-02-28', 1), "
+        "cast(null as string), 'NULL', cast(9007199254740993 as bigint)"
+    )
+    _assert_rows_identical(
+        got,
+        [
+            (
+                0.1 + 0.2,
+                1 / 3,
+                Decimal("4.5000000000"),
+                dt.datetime(2024, 2, 29, 23, 59, 59, 999999),
+                dt.date(2024, 2, 29),
+                None,
+                "NULL",
+                9007199254740993,
+            )
+        ],
+    )
 
 
 # --------------------------------------------------------------------------- must-fail controls
+
 
 def test_union_flavour_is_rejected_by_hive_semantic_analysis(hive):
     """Today's default strategy: a bare NULL against a struct in UNION ALL. A failure, not a skip."""
@@ -212,6 +327,7 @@ def test_a_parse_error_names_the_position(hive):
 
 
 # --------------------------------------------------------------------------- lifecycle
+
 
 def test_engine_that_is_not_ready_in_time_raises_with_its_log_and_is_stopped(tmp_path):
     engine = HiveEngine(tmp_path / "slow", startup_timeout=0.5)

@@ -7,5 +7,13 @@ build.py assembles it (once, cached under .hive/), engine.py runs HiveQL on it f
 from .build import HiveBuild, HiveBuildError, build
 from .engine import HiveEngine, HiveEngineError, HiveError, HiveResult, split_statements
 
-__all__ = ["HiveBuild", "HiveBuildError", "HiveEngine", "HiveEngineError", "HiveError", "HiveResult", "build",
-           "split_statements"]
+__all__ = [
+    "HiveBuild",
+    "HiveBuildError",
+    "HiveEngine",
+    "HiveEngineError",
+    "HiveError",
+    "HiveResult",
+    "build",
+    "split_statements",
+]

@@ -61,8 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-e", "--execute", help="run these statements and exit")
     parser.add_argument("--hivevar", action="append", default=[], metavar="K=V", help="${hivevar:K} in statements")
     parser.add_argument("--timezone", default="UTC", help="the JVM's time zone (Hive 2.3 timestamps live in it)")
-    parser.add_argument("--state", type=Path,
-                        default=Path(os.environ.get("TEMPORAL_JOINS_STATE", REPO / ".spark")) / "hive-shell")
+    parser.add_argument(
+        "--state", type=Path, default=Path(os.environ.get("TEMPORAL_JOINS_STATE", REPO / ".spark")) / "hive-shell"
+    )
     parser.add_argument("--build", action="store_true", help="only build the engine, print its folder")
     args = parser.parse_args(argv)
 
@@ -74,8 +75,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"starting Hive 2.3 (MR local, Derby) in {args.state}, log {args.state / 'hive.log'} ...", file=sys.stderr)
     with HiveEngine(args.state, timezone=args.timezone, build=made) as engine:
         t = engine.timings
-        print(f"ready in {t.ready:.1f}s (session {t.session:.1f}s, first statement {t.first_statement:.1f}s)",
-              file=sys.stderr)
+        print(
+            f"ready in {t.ready:.1f}s (session {t.session:.1f}s, first statement {t.first_statement:.1f}s)",
+            file=sys.stderr,
+        )
         if args.file or args.execute:
             text = args.file.read_text() if args.file else args.execute
             return 0 if _run_statements(engine, text, hivevars) else 1

@@ -40,10 +40,25 @@ EXCLUDED_JARS = re.compile(r"^(spark-|scala-)|_2\.13|netty|arrow|py4j|kubernetes
 # cannot be asked: Hive's Kryo plan serialization and Hadoop reflect into these packages.
 FALLBACK_MODULE_OPTIONS = [
     "-XX:+IgnoreUnrecognizedVMOptions",
-    *(f"--add-opens=java.base/{package}=ALL-UNNAMED" for package in (
-        "java.lang", "java.lang.invoke", "java.lang.reflect", "java.io", "java.net", "java.nio",
-        "java.util", "java.util.concurrent", "java.util.concurrent.atomic", "jdk.internal.ref",
-        "sun.nio.ch", "sun.nio.cs", "sun.security.action", "sun.util.calendar")),
+    *(
+        f"--add-opens=java.base/{package}=ALL-UNNAMED"
+        for package in (
+            "java.lang",
+            "java.lang.invoke",
+            "java.lang.reflect",
+            "java.io",
+            "java.net",
+            "java.nio",
+            "java.util",
+            "java.util.concurrent",
+            "java.util.concurrent.atomic",
+            "jdk.internal.ref",
+            "sun.nio.ch",
+            "sun.nio.cs",
+            "sun.security.action",
+            "sun.util.calendar",
+        )
+    ),
 ]
 
 
@@ -106,8 +121,10 @@ def _digest(jars: list[Path]) -> str:
 def _run(step: str, argv: list[str], **kwargs) -> subprocess.CompletedProcess:
     done = subprocess.run(argv, capture_output=True, text=True, check=False, **kwargs)
     if done.returncode != 0:
-        raise HiveBuildError(f"{step} failed (exit {done.returncode}): {' '.join(argv[:3])} ...\n"
-                             f"{done.stdout[-4000:]}{done.stderr[-4000:]}")
+        raise HiveBuildError(
+            f"{step} failed (exit {done.returncode}): {' '.join(argv[:3])} ...\n"
+            f"{done.stdout[-4000:]}{done.stderr[-4000:]}"
+        )
     return done
 
 
@@ -116,8 +133,12 @@ def _spark_module_options(classes: Path, jars_dir: Path) -> list[str]:
     launcher = sorted(jars_dir.glob("spark-launcher_*.jar"))
     if not launcher:
         return list(FALLBACK_MODULE_OPTIONS)
-    done = subprocess.run([java_binary("java"), "-cp", f"{classes}{os.pathsep}{launcher[0]}",
-                           "tjhive.SparkModuleOptions"], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [java_binary("java"), "-cp", f"{classes}{os.pathsep}{launcher[0]}", "tjhive.SparkModuleOptions"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     options = done.stdout.split()
     return options if done.returncode == 0 and options else list(FALLBACK_MODULE_OPTIONS)
 
@@ -137,8 +158,22 @@ def build(home: Path | None = None, force: bool = False, log=print) -> HiveBuild
         classes = work / "classes"
         sources = [str(p) for p in sorted(JAVA_SOURCES.rglob("*.java"))]
         log(f"hive engine: javac {len(sources)} sources against {len(jars)} jars of {jars_dir}")
-        _run("javac", [java_binary("javac"), "-nowarn", "-encoding", "UTF-8", "--release", "17",
-                       "-d", str(classes), "-cp", os.pathsep.join(map(str, jars)), *sources])
+        _run(
+            "javac",
+            [
+                java_binary("javac"),
+                "-nowarn",
+                "-encoding",
+                "UTF-8",
+                "--release",
+                "17",
+                "-d",
+                str(classes),
+                "-cp",
+                os.pathsep.join(map(str, jars)),
+                *sources,
+            ],
+        )
         (work / "classpath.txt").write_text("\n".join([str(target / "classes"), *map(str, jars)]) + "\n")
         (work / "jvm-options.txt").write_text("\n".join(_spark_module_options(classes, jars_dir)) + "\n")
         if target.exists():  # an incomplete earlier attempt

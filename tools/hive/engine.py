@@ -77,8 +77,15 @@ class HiveError(RuntimeError):
     """Hive rejected or failed a statement: Hive's message, its root cause and, for a failed
     MapReduce job, the exception the task logged."""
 
-    def __init__(self, statement: str, message: str, cause: str | None = None, task_error: str | None = None,
-                 code: int | None = None, sqlstate: str | None = None):
+    def __init__(
+        self,
+        statement: str,
+        message: str,
+        cause: str | None = None,
+        task_error: str | None = None,
+        code: int | None = None,
+        sqlstate: str | None = None,
+    ):
         self.statement, self.message, self.cause, self.task_error = statement, message, cause, task_error
         self.code, self.sqlstate = code, sqlstate
         parts = [message]
@@ -117,6 +124,7 @@ class Timings:
 
 # ------------------------------------------------------------------------------------ processes
 
+
 def _pid_alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -153,6 +161,7 @@ def _stop_pid(pid: int, timeout: float) -> None:
 
 
 # ------------------------------------------------------------------------------------ HiveQL text
+
 
 def split_statements(text: str) -> list[str]:
     """Split a HiveQL script on `;` outside quotes, backticks and `--` comments; drop comments
@@ -192,8 +201,16 @@ def scan_statements(text: str) -> tuple[list[str], str]:
 # ------------------------------------------------------------------------------------ types
 
 _SIMPLE_ARROW = {
-    "tinyint": "int8", "smallint": "int16", "int": "int32", "bigint": "int64", "float": "float32",
-    "double": "float64", "boolean": "bool_", "string": "string", "binary": "binary", "date": "date32",
+    "tinyint": "int8",
+    "smallint": "int16",
+    "int": "int32",
+    "bigint": "int64",
+    "float": "float32",
+    "double": "float64",
+    "boolean": "bool_",
+    "string": "string",
+    "binary": "binary",
+    "date": "date32",
 }
 
 
@@ -234,6 +251,7 @@ def _to_utc(value):
 
 # ------------------------------------------------------------------------------------ the engine
 
+
 class HiveEngine:
     """One Hive 2.3 JVM (MR local mode, embedded Derby) for HiveQL statements; see the module doc.
 
@@ -242,10 +260,21 @@ class HiveEngine:
     timestamps is "wall" or "instant" (module doc).
     """
 
-    def __init__(self, state_dir: Path | str, timezone: str = "UTC", *, build: HiveBuild | None = None,
-                 memory: str = "2g", startup_timeout: float = 240.0, statement_timeout: float = 900.0,
-                 settings: Mapping[str, str] | None = None, java_options: Sequence[str] = (),
-                 use_template: bool = True, log_level: str = "WARN", timestamps: str = "wall"):
+    def __init__(
+        self,
+        state_dir: Path | str,
+        timezone: str = "UTC",
+        *,
+        build: HiveBuild | None = None,
+        memory: str = "2g",
+        startup_timeout: float = 240.0,
+        statement_timeout: float = 900.0,
+        settings: Mapping[str, str] | None = None,
+        java_options: Sequence[str] = (),
+        use_template: bool = True,
+        log_level: str = "WARN",
+        timestamps: str = "wall",
+    ):
         if timestamps not in ("wall", "instant"):
             raise ValueError(f"timestamps must be 'wall' or 'instant', not {timestamps!r}")
         self.timestamps = timestamps
@@ -310,14 +339,21 @@ class HiveEngine:
 
     def jvm_argv(self, made: HiveBuild) -> list[str]:
         return [
-            java_binary("java"), f"-Xmx{self.memory}", "-XX:+UseSerialGC",
+            java_binary("java"),
+            f"-Xmx{self.memory}",
+            "-XX:+UseSerialGC",
             f"-Duser.timezone={self.timezone}",  # Hive 2.3's timestamps live in the JVM's zone
-            "-Duser.language=en", "-Duser.country=US", "-Dfile.encoding=UTF-8",
+            "-Duser.language=en",
+            "-Duser.country=US",
+            "-Dfile.encoding=UTF-8",
             f"-Dderby.system.home={self.state_dir}",
             f"-Dlog4j2.configurationFile={self.state_dir / 'log4j2.properties'}",
-            *made.jvm_options, *self.java_options,
-            "-cp", os.pathsep.join(made.classpath),
-            "tjhive.HiveRunner", str(self.state_dir / "hive-settings.properties"),
+            *made.jvm_options,
+            *self.java_options,
+            "-cp",
+            os.pathsep.join(made.classpath),
+            "tjhive.HiveRunner",
+            str(self.state_dir / "hive-settings.properties"),
         ]
 
     # -- lifecycle
@@ -340,12 +376,19 @@ class HiveEngine:
             settings["tj.metastore.default.location"] = self.warehouse.as_uri()
         settings.update(self.extra_settings)
         (self.state_dir / "hive-settings.properties").write_text(
-            "".join(f"{k}={_escape_property(v)}\n" for k, v in settings.items()))
+            "".join(f"{k}={_escape_property(v)}\n" for k, v in settings.items())
+        )
 
         started = time.monotonic()
         with open(self.log_path, "ab") as log:
-            self.popen = subprocess.Popen(self.jvm_argv(made), cwd=self.state_dir, stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=log, start_new_session=True)
+            self.popen = subprocess.Popen(
+                self.jvm_argv(made),
+                cwd=self.state_dir,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                start_new_session=True,
+            )
         try:
             ready = self._read_message(self.startup_timeout, "becoming ready")
             if not ready.get("ok"):
@@ -406,8 +449,9 @@ class HiveEngine:
 
     def _fail(self, why: str) -> HiveEngineError:
         pid = self.popen.pid if self.popen else "-"
-        return HiveEngineError(f"hive engine (pid {pid}): {why}\n--- last lines of {self.log_path} ---\n"
-                               f"{self.log_tail()}")
+        return HiveEngineError(
+            f"hive engine (pid {pid}): {why}\n--- last lines of {self.log_path} ---\n{self.log_tail()}"
+        )
 
     def _read_message(self, timeout: float, doing: str) -> dict:
         deadline = time.monotonic() + timeout
@@ -507,8 +551,14 @@ class HiveEngine:
                 converted[j].extend(values)
         return columns, list(zip(*converted)) if columns else []
 
-    def create_table(self, name: str, columns: Sequence[tuple[str, str]], rows: Iterable[Sequence] | None = None,
-                     frame=None, db: str = "default") -> Path:
+    def create_table(
+        self,
+        name: str,
+        columns: Sequence[tuple[str, str]],
+        rows: Iterable[Sequence] | None = None,
+        frame=None,
+        db: str = "default",
+    ) -> Path:
         """An external parquet table `db.name` with Hive types `columns`, holding `rows` (Python
         values: None is null, float('nan') stays NaN) or a pandas `frame` (pandas nulls are null).
         Timestamps are naive wall times, or aware instants with timestamps="instant" (module doc).
@@ -517,8 +567,11 @@ class HiveEngine:
 
         names = [c.lower() for c, _ in columns]
         schema = pa.schema([(n, arrow_type(t)) for n, (_, t) in zip(names, columns)])
-        instants = [i for i, (_, t) in enumerate(columns) if t.strip().lower() == "timestamp"] \
-            if self.timestamps == "instant" else []
+        instants = (
+            [i for i, (_, t) in enumerate(columns) if t.strip().lower() == "timestamp"]
+            if self.timestamps == "instant"
+            else []
+        )
         if frame is not None:
             frame = frame.rename(columns=str.lower)[names].copy()
             for i in instants:
@@ -528,8 +581,13 @@ class HiveEngine:
             table = pa.Table.from_pandas(frame, schema=schema, preserve_index=False)
         else:
             data = list(rows or [])
-            table = pa.table([pa.array([_to_utc(r[i]) if i in instants else r[i] for r in data], type=f.type)
-                              for i, f in enumerate(schema)], schema=schema)
+            table = pa.table(
+                [
+                    pa.array([_to_utc(r[i]) if i in instants else r[i] for r in data], type=f.type)
+                    for i, f in enumerate(schema)
+                ],
+                schema=schema,
+            )
         folder = self.state_dir / "inputs" / db / name
         if folder.exists():
             shutil.rmtree(folder)
