@@ -24,19 +24,47 @@
   keeps a fixed-width aggregation buffer (hash aggregate) when the values are fixed-width;
   all of them see the same orderings, so they pick the same row. Hive 2.3 has no max_by:
   max/min of a struct that starts with the order (ties then go to the largest/smallest values);
-  rows with a null order are skipped, as max_by/min_by skip them.
+  rows with a null order are skipped, as max_by/min_by skip them. candidate: Hive's condition for
+  the rows that compete (default: a non-null order), e.g. a branch marker (_tj_candidate_rank).
 -#}
-{% macro _tj_arg_extreme(agg, order, values, names, dialect) %}
+{% macro _tj_arg_extreme(agg, order, values, names, dialect, candidate=none) %}
   {%- set fields = [] -%}
   {%- if dialect == 'hive' -%}
     {%- do fields.append("'tj__order', " ~ order) -%}
     {%- for v in values -%}{%- do fields.append("'" ~ names[loop.index0] ~ "', " ~ v) -%}{%- endfor -%}
     {#- rows without an order (nothing to pick) must not compete: a struct of nulls is the minimum -#}
-    {{ return(agg ~ '(case when ' ~ order ~ ' is not null then named_struct(' ~ fields | join(', ') ~ ') end)') }}
+    {%- set candidate = order ~ ' is not null' if candidate is none else candidate -%}
+    {{ return(agg ~ '(case when ' ~ candidate ~ ' then named_struct(' ~ fields | join(', ') ~ ') end)') }}
   {%- else -%}
     {%- for v in values -%}
       {%- do fields.append("'" ~ names[loop.index0] ~ "', " ~ agg ~ '_by(' ~ v ~ ', ' ~ order ~ ')') -%}
     {%- endfor -%}
     {{ return('named_struct(' ~ fields | join(', ') ~ ')') }}
   {%- endif -%}
+{% endmacro %}
+
+{#-
+  How candidate rows carry their rank (_asof_candidate_order's {'order', 'fields'}) through a UNION ALL
+  whose other branch has nulls, into the aggregate that keeps the extreme one (_tj_arg_extreme).
+  Returns {'columns': [[expr, name], ...] (the other branch selects `null as name`), 'order': the
+  rank in the aggregate, 'candidate': which rows compete, 'matches': how many competed}.
+  Spark: the order as one column tj__order (a struct when it has several fields), counted where not null.
+  Hive 2.3 rejects a struct against a bare NULL in UNION ALL ("Schema of both sides of union should
+  match", tools/hive/FINDINGS.md): the fields travel flat as tj__order<i> and the struct is built
+  inside the aggregate; `marker` (true on the candidate branch) says which rows compete.
+-#}
+{% macro _tj_candidate_rank(order, marker, dialect) %}
+  {%- if dialect != 'hive' -%}
+    {{ return({'columns': [[order.order, 'tj__order']], 'order': 'tj__order', 'candidate': none,
+               'matches': 'count(tj__order)'}) }}
+  {%- endif -%}
+  {%- set columns = [] -%}
+  {%- set named = [] -%}
+  {%- for f in order.fields -%}
+    {%- do columns.append([f, 'tj__order' ~ loop.index0]) -%}
+    {%- do named.append("'o" ~ loop.index0 ~ "', tj__order" ~ loop.index0) -%}
+  {%- endfor -%}
+  {{ return({'columns': columns,
+             'order': columns[0][1] if columns | length == 1 else 'named_struct(' ~ named | join(', ') ~ ')',
+             'candidate': marker, 'matches': 'count(case when ' ~ marker ~ ' then 1 end)'}) }}
 {% endmacro %}

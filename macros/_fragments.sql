@@ -18,6 +18,7 @@
     tj__row                 range family: the packed row of the side a subquery holds
     tj__lc<i>, tj__v<i>     broadcast: the i-th grouped left column / candidate right value
     tj__order               broadcast, time-range carries: how candidates rank (the extreme wins)
+    tj__order<i>            broadcast on Hive: the i-th field of tj__order, carried flat through the union
     tj__dup                 broadcast: how many copies of a left row the input holds
 -#}
 

@@ -11,7 +11,8 @@
   row: it keeps unmatched left rows and counts duplicates, which the final posexplode
   restores. Grouping normalizes floating-point keys: a -0.0 in a left column comes out 0.0.
 
-  The best candidate: _asof_candidate_order (_asof_spec.sql).
+  The best candidate: _asof_candidate_order (_asof_spec.sql); how its rank crosses the UNION ALL
+  (one column, or flat fields on Hive): _tj_candidate_rank (_dialect.sql).
 -#}
 {% macro _asof_broadcast_sql(spec, dialect) %}
   {%- set lt = 'tj__lsrc.' ~ temporal_joins._tj_q(spec.left_time) -%}
@@ -23,8 +24,7 @@
   {%- set on = temporal_joins._asof_candidate_conditions(spec, lt, rt, keys) -%}
 
   {%- set best = temporal_joins._asof_candidate_order(spec, spec.direction, lt, rt) -%}
-  {%- set agg = best.agg -%}
-  {%- set order = best.order -%}
+  {%- set rank = temporal_joins._tj_candidate_rank(best, 'tj__copy = 0', dialect) -%}
 
   {#- the left row: its columns when known (a faster grouping key), else the packed struct (Spark, CTE input) -#}
   {%- set groups = [] -%}
@@ -54,15 +54,17 @@ from (
     {%- for g in groups %}
     {{ g.name }},
     {%- endfor %}
-    {{ temporal_joins._tj_arg_extreme(agg, 'tj__order', values, names, dialect) }} as tj__m,
-    count(tj__order) as tj__matches,
+    {{ temporal_joins._tj_arg_extreme(best.agg, rank.order, values, names, dialect, rank.candidate) }} as tj__m,
+    {{ rank.matches }} as tj__matches,
     sum(tj__copy) as tj__dup
   from (
     select
       {%- for g in groups %}
       {{ g.expr }} as {{ g.name }},
       {%- endfor %}
-      null as tj__order,
+      {%- for c in rank.columns %}
+      null as {{ c[1] }},
+      {%- endfor %}
       {%- for v in values %}
       null as {{ v }},
       {%- endfor %}
@@ -74,7 +76,9 @@ from (
       {%- for g in groups %}
       {{ g.expr }} as {{ g.name }},
       {%- endfor %}
-      {{ order }} as tj__order,
+      {%- for c in rank.columns %}
+      {{ c[0] }} as {{ c[1] }},
+      {%- endfor %}
       {%- for rc in spec.right_columns %}
       tj__rsrc.{{ temporal_joins._tj_q(rc.source) }} as {{ values[loop.index0] }},
       {%- endfor %}

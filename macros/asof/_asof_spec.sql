@@ -129,7 +129,8 @@
 
 {#-
   How the aggregating strategies rank a left row's candidates (broadcast; keyless union's
-  range edges): {'agg': 'max' or 'min', 'order': expr}, the winner has the extreme order.
+  range edges): {'agg': 'max' or 'min', 'order': expr, 'fields': [expr]}, the winner has the
+  extreme order; `order` is the one field or a struct o0, o1, ... of the fields.
     backward: the right time, then order_by;  forward: the negated time, then order_by
     (without order_by simply the smallest time);  nearest: the negated distance, then
     backward before forward on equal distance, then order_by.
@@ -153,10 +154,10 @@
     {%- do fields.append('case when ' ~ rt ~ ' <= ' ~ lt ~ ' then 1 else 0 end') -%}
   {%- endif -%}
   {%- for ob in spec.order_by -%}{%- do fields.append('tj__rsrc.' ~ temporal_joins._tj_q(ob)) -%}{%- endfor -%}
-  {%- if fields | length == 1 -%}{{ return({'agg': agg, 'order': fields[0]}) }}{%- endif -%}
+  {%- if fields | length == 1 -%}{{ return({'agg': agg, 'order': fields[0], 'fields': fields}) }}{%- endif -%}
   {%- set named = [] -%}
   {%- for f in fields -%}{%- do named.append("'o" ~ loop.index0 ~ "', " ~ f) -%}{%- endfor -%}
-  {{ return({'agg': agg, 'order': 'named_struct(' ~ named | join(', ') ~ ')'}) }}
+  {{ return({'agg': agg, 'order': 'named_struct(' ~ named | join(', ') ~ ')', 'fields': fields}) }}
 {% endmacro %}
 
 {#-
