@@ -120,7 +120,7 @@ def arrow_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec, buckets: in
         left, right = _time_ranges(left, right, bucket, t, buckets, s.direction)
 
     def merge(left_table, right_table):
-        return merge_bucket(left_table, right_table, plan)
+        return _utc_timestamps(merge_bucket(left_table, right_table, plan))
 
     return left.groupBy(bucket).cogroup(right.groupBy(bucket)).applyInArrow(merge, out_schema)
 
@@ -192,3 +192,30 @@ def _time_ranges(left: DataFrame, right: DataFrame, bucket: str, t: str, buckets
     copied = right.join(F.broadcast(carry_map), (F.col(bucket) == F.col(src)) & (F.col(t) == F.col(src_t)))
     copied = copied.select(F.col(dst).alias(bucket), *[F.col(f"`{c}`") for c in right.columns if c != bucket])
     return left, right.unionByName(copied)
+
+
+def _utc_type(t):
+    """t with every zoned timestamp (nested ones too) labelled tz='UTC'."""
+    import pyarrow as pa
+
+    if pa.types.is_timestamp(t):
+        return pa.timestamp(t.unit, tz="UTC") if t.tz is not None else t
+    if pa.types.is_struct(t):
+        return pa.struct([f.with_type(_utc_type(f.type)) for f in t])
+    if pa.types.is_large_list(t):
+        return pa.large_list(t.value_field.with_type(_utc_type(t.value_type)))
+    if pa.types.is_list(t):
+        return pa.list_(t.value_field.with_type(_utc_type(t.value_type)))
+    if pa.types.is_map(t):
+        return pa.map_(t.key_field.with_type(_utc_type(t.key_type)), t.item_field.with_type(_utc_type(t.item_type)))
+    return t
+
+
+def _utc_timestamps(table):
+    """Spark hands the UDF zoned timestamps labelled with the session zone's name ('Etc/UTC',
+    'America/New_York') but checks the result against tz='UTC' without a cast. Same instants, so
+    relabel them: a metadata-only cast."""
+    import pyarrow as pa
+
+    target = pa.schema([f.with_type(_utc_type(f.type)) for f in table.schema])
+    return table if target.equals(table.schema) else table.cast(target)
