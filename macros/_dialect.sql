@@ -44,27 +44,44 @@
 {% endmacro %}
 
 {#-
+  Whether rows cross UNION ALL and enter windows and aggregates as flat primitive columns. Hive 2.3
+  rejects a struct against a bare NULL in UNION ALL ("Schema of both sides of union should match"),
+  and its MR window reducer cannot read a struct from its input row (ClassCastException): on Hive
+  only primitive columns travel, and structs are built inside the window's or aggregate's argument
+  (tools/hive/FINDINGS.md). Spark packs each row into one struct column.
+-#}
+{% macro _tj_flat_rows(dialect) %}
+  {{ return(dialect == 'hive') }}
+{% endmacro %}
+
+{#-
   How candidate rows carry their rank (_asof_candidate_order's {'order', 'fields'}) through a UNION ALL
   whose other branch has nulls, into the aggregate that keeps the extreme one (_tj_arg_extreme).
   Returns {'columns': [[expr, name], ...] (the other branch selects `null as name`), 'order': the
   rank in the aggregate, 'candidate': which rows compete, 'matches': how many competed}.
-  Spark: the order as one column tj__order (a struct when it has several fields), counted where not null.
-  Hive 2.3 rejects a struct against a bare NULL in UNION ALL ("Schema of both sides of union should
-  match", tools/hive/FINDINGS.md): the fields travel flat as tj__order<i> and the struct is built
-  inside the aggregate; `marker` (true on the candidate branch) says which rows compete.
+  Spark: the order as one column `name` (a struct when it has several fields), counted where not null.
+  Flat rows (Hive): the fields travel as <name><i> and the struct is built inside the aggregate;
+  `marker` (true on the candidate branch) says which rows compete.
 -#}
-{% macro _tj_candidate_rank(order, marker, dialect) %}
-  {%- if dialect != 'hive' -%}
-    {{ return({'columns': [[order.order, 'tj__order']], 'order': 'tj__order', 'candidate': none,
-               'matches': 'count(tj__order)'}) }}
+{% macro _tj_candidate_rank(order, marker, dialect, name='tj__order') %}
+  {%- if not temporal_joins._tj_flat_rows(dialect) -%}
+    {{ return({'columns': [[order.order, name]], 'order': name, 'candidate': none,
+               'matches': 'count(' ~ name ~ ')'}) }}
   {%- endif -%}
   {%- set columns = [] -%}
   {%- set named = [] -%}
   {%- for f in order.fields -%}
-    {%- do columns.append([f, 'tj__order' ~ loop.index0]) -%}
-    {%- do named.append("'o" ~ loop.index0 ~ "', tj__order" ~ loop.index0) -%}
+    {%- do columns.append([f, name ~ loop.index0]) -%}
+    {%- do named.append("'o" ~ loop.index0 ~ "', " ~ name ~ loop.index0) -%}
   {%- endfor -%}
   {{ return({'columns': columns,
              'order': columns[0][1] if columns | length == 1 else 'named_struct(' ~ named | join(', ') ~ ')',
              'candidate': marker, 'matches': 'count(case when ' ~ marker ~ ' then 1 end)'}) }}
+{% endmacro %}
+
+{#- A struct named `names` of the flat columns `values`, or null where `present` is false. -#}
+{% macro _tj_pack_flat(values, names, present) %}
+  {%- set fields = [] -%}
+  {%- for v in values -%}{%- do fields.append("'" ~ names[loop.index0] ~ "', " ~ v) -%}{%- endfor -%}
+  {{ return('case when ' ~ present ~ ' then named_struct(' ~ fields | join(', ') ~ ') end') }}
 {% endmacro %}

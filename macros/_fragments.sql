@@ -16,9 +16,12 @@
     tj__e, tj__s            range family: a time (or interval end) / interval start as an exact epoch number
     tj__bucket              range family: a bucket number; tj__lo / tj__hi the first / last bucket of a copied row
     tj__row                 range family: the packed row of the side a subquery holds
-    tj__lc<i>, tj__v<i>     broadcast: the i-th grouped left column / candidate right value
-    tj__order               broadcast, time-range carries: how candidates rank (the extreme wins)
-    tj__order<i>            broadcast on Hive: the i-th field of tj__order, carried flat through the union
+    tj__lc<i>, tj__v<i>     the i-th left column / right value carried as its own column (broadcast; flat rows)
+    tj__order               broadcast: how candidates rank (the extreme wins)
+    tj__olast, tj__ofirst   keyless union's range edges: how the last / first right row of a range ranks
+    tj__order<i>, tj__olast<i>, tj__ofirst<i>   flat rows: the i-th field of that rank
+    tj__last, tj__first     keyless union: per time range, its last / first right row
+    tj__last<i>, tj__first<i>, tj__nlast, tj__nfirst   flat rows: its i-th value / how many right rows competed
     tj__dup                 broadcast: how many copies of a left row the input holds
 -#}
 

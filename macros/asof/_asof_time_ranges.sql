@@ -67,10 +67,11 @@
 
 {#- A number that never decreases as the time grows (lossy is fine: only ranges use it). Not
     _range_epoch (exact, one form per dialect): the quantile query runs on the target whatever
-    flavour is rendered, so this one expression must run on Spark (ANSI on or off) and Hive. -#}
+    flavour is rendered, so this one expression must run on Spark (ANSI on or off) and Hive. A double
+    for timestamps too: Hive 2.3 rejects a bigint compared with the double split literals. -#}
 {% macro _asof_time_image(expr, kind) %}
   {%- if kind == 'date' -%}{{ return('datediff(' ~ expr ~ ", date '1970-01-01')") }}
-  {%- elif kind == 'timestamp' -%}{{ return('unix_timestamp(' ~ expr ~ ')') }}
+  {%- elif kind == 'timestamp' -%}{{ return('cast(unix_timestamp(' ~ expr ~ ') as double)') }}
   {%- else -%}{{ return('cast(' ~ expr ~ ' as double)') }}
   {%- endif -%}
 {% endmacro %}
@@ -90,45 +91,66 @@
   Per range id: tj__carry_back, the last right row of the earlier ranges (backward), and
   tj__carry_fwd, the first right row of the later ranges (forward), each packed like the union's tj__r. Every
   range id gets a row (one placeholder row per range), so the join back always finds one.
+  Flat rows (Hive): the rank's fields cross the union as tj__olast<i> / tj__ofirst<i>, and the best row's
+  fields (tj__last<i> / tj__first<i>, with its candidate count tj__nlast / tj__nfirst) enter the window
+  as primitive columns.
 -#}
 {% macro _asof_range_carries_sql(spec, dialect) %}
   {%- set rt = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) -%}
   {%- set anchor = {'numeric_integral': '0', 'date': "date '1970-01-01'",
                     'timestamp': "cast('1970-01-01 00:00:00' as " ~ spec.time_ranges.right_type ~ ")"
                    }.get(spec.kind, '0') -%}
-  {#- [direction, best row, carried row, order column, _asof_candidate_order] -#}
-  {%- set sides = [] -%}
-  {%- for direction, best, carry, order in [['backward', 'tj__last', 'tj__carry_back', 'tj__olast'],
-                                            ['forward', 'tj__first', 'tj__carry_fwd', 'tj__ofirst']]
-        if spec.direction in [direction, 'nearest'] -%}
-    {%- do sides.append([direction, best, carry, order,
-                         temporal_joins._asof_candidate_order(spec, direction, anchor, rt)]) -%}
-  {%- endfor -%}
+  {%- set flat = temporal_joins._tj_flat_rows(dialect) -%}
   {%- set values = [] -%}
   {%- set names = [] -%}
   {%- for rc in spec.right_columns -%}
     {%- do values.append('tj__v' ~ loop.index0) -%}
     {%- do names.append(rc.output) -%}
   {%- endfor -%}
+  {#- {direction, best row, carried row, _tj_candidate_rank, _asof_candidate_order, flat fields, count} -#}
+  {%- set sides = [] -%}
+  {%- for direction, best, carry, order in [['backward', 'tj__last', 'tj__carry_back', 'tj__olast'],
+                                            ['forward', 'tj__first', 'tj__carry_fwd', 'tj__ofirst']]
+        if spec.direction in [direction, 'nearest'] -%}
+    {%- set pick = temporal_joins._asof_candidate_order(spec, direction, anchor, rt) -%}
+    {%- set rank = temporal_joins._tj_candidate_rank(pick, order ~ '0 is not null', dialect, name=order) -%}
+    {%- set fields = [] -%}
+    {%- for n in names -%}{%- do fields.append(best ~ loop.index0) -%}{%- endfor -%}
+    {%- do sides.append({'direction': direction, 'best': best, 'carry': carry, 'rank': rank, 'pick': pick,
+                         'fields': fields, 'count': 'tj__n' ~ best[4:]}) -%}
+  {%- endfor -%}
   {%- set n_splits = spec.time_ranges.splits | length -%}
 select tj__trange
-  {%- for direction, best, carry, order, pick in sides %},
-  {{ temporal_joins._tj_last_ignore_nulls(temporal_joins._asof_repack(best, names), dialect)
-  }} over (order by tj__trange {{ 'asc' if direction == 'backward' else 'desc'
-  }} rows between unbounded preceding and 1 preceding) as {{ carry }}
+  {%- for s in sides %},
+  {{ temporal_joins._tj_last_ignore_nulls(temporal_joins._tj_pack_flat(s.fields, names, s.count ~ ' > 0') if flat
+     else temporal_joins._asof_repack(s.best, names), dialect)
+  }} over (order by tj__trange {{ 'asc' if s.direction == 'backward' else 'desc'
+  }} rows between unbounded preceding and 1 preceding) as {{ s.carry }}
   {%- endfor %}
 from (
+{%- if flat %}
+ select tj__trange
+  {%- for s in sides %}, {{ s.count }}
+    {%- for f in s.fields %}, {{ s.best }}.{{ temporal_joins._tj_q(names[loop.index0]) }} as {{ f }}{% endfor %}
+  {%- endfor %}
+ from (
+{%- endif %}
   select tj__trange
-    {%- for direction, best, carry, order, pick in sides %},
-    case when count({{ order }}) > 0 then {{ temporal_joins._tj_arg_extreme(pick.agg, order, values, names, dialect)
-    }} end as {{ best }}
+    {%- for s in sides %},
+    {%- set extreme = temporal_joins._tj_arg_extreme(s.pick.agg, s.rank.order, values, names, dialect,
+                                                     s.rank.candidate) %}
+    {%- if flat %}
+    {{ extreme }} as {{ s.best }}, {{ s.rank.matches }} as {{ s.count }}
+    {%- else %}
+    case when {{ s.rank.matches }} > 0 then {{ extreme }} end as {{ s.best }}
+    {%- endif %}
     {%- endfor %}
   from (
     select
       {{ temporal_joins._asof_time_range(rt, spec.kind, spec.time_ranges.splits) }} as tj__trange,
-      {%- for direction, best, carry, order, pick in sides %}
-      {{ pick.order }} as {{ order }},
-      {%- endfor %}
+      {%- for s in sides %}{% for c in s.rank.columns %}
+      {{ c[0] }} as {{ c[1] }},
+      {%- endfor %}{% endfor %}
       {%- for rc in spec.right_columns %}
       tj__rsrc.{{ temporal_joins._tj_q(rc.source) }} as {{ values[loop.index0] }}{{ ',' if not loop.last }}
       {%- endfor %}
@@ -138,9 +160,9 @@ from (
     {#- one placeholder per range id 0..n_splits: no order, so it never wins #}
     select
       tj__range_pos as tj__trange,
-      {%- for direction, best, carry, order, pick in sides %}
-      null as {{ order }},
-      {%- endfor %}
+      {%- for s in sides %}{% for c in s.rank.columns %}
+      null as {{ c[1] }},
+      {%- endfor %}{% endfor %}
       {%- for v in values %}
       null as {{ v }}{{ ',' if not loop.last }}
       {%- endfor %}
@@ -148,6 +170,9 @@ from (
     lateral view posexplode(split(space({{ n_splits }}), ' ')) tj__ranges as tj__range_pos, tj__blank
   ) as tj__edge_rows
   group by tj__trange
+{%- if flat %}
+ ) as tj__best_rows
+{%- endif %}
 ) as tj__edges
 {% endmacro %}
 

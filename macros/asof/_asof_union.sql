@@ -12,6 +12,8 @@
   to UNBOUNDED FOLLOWING is quadratic in Spark); nearest computes both and keeps the
   closer, the backward one on equal distance.
   Without keys the window is partitioned by ranges of time instead (_asof_time_ranges.sql).
+  Flat rows (Hive, _tj_flat_rows): the left columns travel as tj__lc<i> and the right ones as
+  tj__v<i>, and the window builds the right row's struct in its argument.
 
   The SQL is built in layers, innermost first, each one subquery:
     events    the UNION ALL of left and right rows            (_asof_union_events)
@@ -24,7 +26,7 @@
 {% macro _asof_union_sql(spec, dialect) %}
   {%- set u = temporal_joins._asof_union_plan(spec, dialect) -%}
 select
-  {{ temporal_joins._tj_unpack('tj__l', spec.left_columns, 'tj__m', spec.right_columns, carried=spec.left_carried) }}
+  {{ temporal_joins._tj_unpack('tj__l', spec.left_columns, 'tj__m', spec.right_columns, carried=u.carried) }}
 from (
 {{ temporal_joins._asof_union_matched(spec, u) | indent(2, true) }}
 ) as tj__matched
@@ -44,22 +46,46 @@ where tj__m is not null
   {%- set ranged = spec.time_ranges is not none -%}
   {#- without keys, the time ranges (when there are any) partition the window -#}
   {%- set partition = keys if keys else (['tj__trange'] if ranged else []) -%}
-  {%- set left_packed = temporal_joins._tj_pack_left('tj__lsrc', spec.left_columns, spec.left_carried) -%}
+  {%- set flat = temporal_joins._tj_flat_rows(dialect) and spec.left_columns is not none -%}
+  {#- flat rows: every left column outside the event columns travels as tj__lc<i>, each right one as tj__v<i> -#}
+  {%- set carried = dict(spec.left_carried) -%}
+  {%- set left_flat = [] -%}
+  {%- set right_flat = [] -%}
+  {%- if flat -%}
+    {%- for c in spec.left_columns if (c | lower) not in spec.left_carried -%}
+      {%- do left_flat.append(['tj__lsrc.' ~ temporal_joins._tj_q(c), 'tj__lc' ~ loop.index0]) -%}
+      {%- do carried.update({c | lower: 'tj__lc' ~ loop.index0}) -%}
+    {%- endfor -%}
+    {%- for rc in spec.right_columns -%}
+      {%- do right_flat.append(['tj__rsrc.' ~ temporal_joins._tj_q(rc.source), 'tj__v' ~ loop.index0]) -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {%- set left_packed = none if flat else temporal_joins._tj_pack_left('tj__lsrc', spec.left_columns, carried) -%}
   {#- what each left row carries past the window: its carried event columns and its packed struct -#}
-  {%- set payload = spec.left_carried.values() | unique | list | sort -%}
+  {%- set payload = carried.values() | unique | list | sort -%}
   {%- if left_packed -%}{%- do payload.append('tj__l') -%}{%- endif -%}
+  {%- set right_row = 'tj__r' -%}
+  {%- if flat -%}
+    {%- set values = [] -%}
+    {%- set names = [] -%}
+    {%- for v in right_flat -%}
+      {%- do values.append(v[1]) -%}
+      {%- do names.append(spec.right_columns[loop.index0].output) -%}
+    {%- endfor -%}
+    {%- set right_row = temporal_joins._tj_pack_flat(values, names, 'tj__side = ' ~ (1 - left_side)) -%}
+  {%- endif -%}
   {%- set windows = {} -%}
   {%- for direction, time_order in [('backward', 'asc'), ('forward', 'desc')]
         if spec.direction in [direction, 'nearest'] -%}
     {%- set order = ['tj__t ' ~ time_order, 'tj__side asc'] -%}
     {%- for tb in tie_breakers -%}{%- do order.append(tb ~ ' asc') -%}{%- endfor -%}
-    {%- do windows.update({direction: temporal_joins._tj_last_ignore_nulls('tj__r', dialect) ~ ' over ('
+    {%- do windows.update({direction: temporal_joins._tj_last_ignore_nulls(right_row, dialect) ~ ' over ('
           ~ ('partition by ' ~ partition | join(', ') ~ ' ' if partition else '')
           ~ 'order by ' ~ order | join(', ') ~ ' rows between unbounded preceding and current row)'}) -%}
   {%- endfor -%}
   {{ return({'dialect': dialect, 'left_side': left_side, 'right_side': 1 - left_side, 'keys': keys,
-             'tie_breakers': tie_breakers, 'ranged': ranged, 'left_packed': left_packed,
-             'payload': payload, 'windows': windows}) }}
+             'tie_breakers': tie_breakers, 'ranged': ranged, 'left_packed': left_packed, 'carried': carried,
+             'left_flat': left_flat, 'right_flat': right_flat, 'payload': payload, 'windows': windows}) }}
 {% endmacro %}
 
 {#- The candidate columns a direction needs: tj__back (backward, nearest) and tj__fwd (forward, nearest). -#}
@@ -89,7 +115,14 @@ select
   {%- if u.left_packed %}
   {{ u.left_packed }} as tj__l,
   {%- endif %}
+  {%- for c in u.left_flat %}
+  {{ c[0] }} as {{ c[1] }},
+  {%- endfor %}
+  {%- for v in u.right_flat %}
+  null as {{ v[1] }}{{ ',' if not loop.last }}
+  {%- else %}
   null as tj__r
+  {%- endfor %}
 from {{ spec.left }} as tj__lsrc
 union all
 select
@@ -104,7 +137,14 @@ select
   {%- if u.left_packed %}
   null as tj__l,
   {%- endif %}
+  {%- for c in u.left_flat %}
+  null as {{ c[1] }},
+  {%- endfor %}
+  {%- for v in u.right_flat %}
+  {{ v[0] }} as {{ v[1] }}{{ ',' if not loop.last }}
+  {%- else %}
   {{ temporal_joins._tj_pack_right('tj__rsrc', spec.right_columns) }} as tj__r
+  {%- endfor %}
 from {{ spec.right }} as tj__rsrc
 where {{ right_filter | join(' and ') }}
 {%- endmacro %}

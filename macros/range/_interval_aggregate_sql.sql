@@ -10,6 +10,7 @@
   A parallel running count of non-null values gives COUNT(value); SUM is null when it is 0,
   as SQL's SUM over no values. Right rows with a null key or bound, or start > end, are
   dropped (they contain no point); left rows with a null time get count 0.
+  Flat rows (Hive, _tj_flat_rows): the left row crosses the union as its columns tj__lc<i>.
 -#}
 {% macro _interval_aggregate_sql(spec, dialect) %}
   {%- set keys = [] -%}
@@ -39,7 +40,13 @@
     {%- endif -%}
   {%- endfor -%}
   {%- set left_out = [] -%}
-  {%- if spec.left_columns is none -%}
+  {%- set left_flat = [] -%}
+  {%- if temporal_joins._tj_flat_rows(dialect) and spec.left_columns is not none -%}
+    {%- for c in spec.left_columns -%}
+      {%- do left_flat.append(['tj__lsrc.' ~ temporal_joins._tj_q(c), 'tj__lc' ~ loop.index0]) -%}
+      {%- do left_out.append('tj__swept.tj__lc' ~ loop.index0 ~ ' as ' ~ temporal_joins._tj_q(c)) -%}
+    {%- endfor -%}
+  {%- elif spec.left_columns is none -%}
     {%- do left_out.append('tj__swept.tj__l.*') -%}
   {%- else -%}
     {%- for c in spec.left_columns -%}
@@ -49,7 +56,7 @@
 select
   {{ (left_out + aggs) | join(',\n  ') }}
 from (
-  select tj__side, tj__l, tj__t,
+  select tj__side, {% for c in left_flat %}{{ c[1] }}, {% else %}tj__l, {% endfor %}tj__t,
     sum(tj__dv) {{ window }} as tj__sum,
     sum(tj__dn) {{ window }} as tj__n
   from (
@@ -60,7 +67,11 @@ from (
       tj__lsrc.{{ temporal_joins._tj_q(spec.left_time) }} as tj__t,
       1 as tj__tie,
       1 as tj__side,
+      {%- for c in left_flat %}
+      {{ c[0] }} as {{ c[1] }},
+      {%- else %}
       {{ temporal_joins._tj_pack_left('tj__lsrc', spec.left_columns) }} as tj__l,
+      {%- endfor %}
       null as tj__dv,
       0 as tj__dn
     from {{ spec.left }} as tj__lsrc
@@ -72,7 +83,11 @@ from (
       {{ rs }} as tj__t,
       {{ start_tie }} as tj__tie,
       0 as tj__side,
+      {%- for c in left_flat %}
+      null as {{ c[1] }},
+      {%- else %}
       null as tj__l,
+      {%- endfor %}
       {{ v }} as tj__dv,
       case when {{ v }} is null then 0 else 1 end as tj__dn
     from {{ spec.right }} as tj__rsrc
@@ -85,7 +100,11 @@ from (
       {{ re }} as tj__t,
       {{ end_tie }} as tj__tie,
       0 as tj__side,
+      {%- for c in left_flat %}
+      null as {{ c[1] }},
+      {%- else %}
       null as tj__l,
+      {%- endfor %}
       0 - {{ v }} as tj__dv,
       case when {{ v }} is null then 0 else -1 end as tj__dn
     from {{ spec.right }} as tj__rsrc
