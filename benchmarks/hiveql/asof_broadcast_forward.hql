@@ -16,15 +16,15 @@ from (
     tj__lc0,
     tj__lc1,
     tj__lc2,
-    min(case when tj__order is not null then named_struct('tj__order', tj__order, 'r_ts', tj__v0, 'r_value', tj__v1) end) as tj__m,
-    count(tj__order) as tj__matches,
+    min(case when tj__copy = 0 then named_struct('tj__order', tj__order0, 'r_ts', tj__v0, 'r_value', tj__v1) end) as tj__m,
+    count(case when tj__copy = 0 then 1 end) as tj__matches,
     sum(tj__copy) as tj__dup
   from (
     select
       tj__lsrc.`id` as tj__lc0,
       tj__lsrc.`ts` as tj__lc1,
       tj__lsrc.`label` as tj__lc2,
-      null as tj__order,
+      null as tj__order0,
       null as tj__v0,
       null as tj__v1,
       1 as tj__copy
@@ -34,7 +34,7 @@ from (
       tj__lsrc.`id` as tj__lc0,
       tj__lsrc.`ts` as tj__lc1,
       tj__lsrc.`label` as tj__lc2,
-      tj__rsrc.`ts` as tj__order,
+      tj__rsrc.`ts` as tj__order0,
       tj__rsrc.`ts` as tj__v0,
       tj__rsrc.`value` as tj__v1,
       0 as tj__copy
