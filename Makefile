@@ -67,3 +67,9 @@ hive-engine: setup
 
 hive-shell: hive-engine
 	$(PY) -m tools.hive $(HIVE_ARGS)
+
+# make bench-hive: the Hive comparison run (benchmarks/hive_compare.py): benchmarks/hiveql on the Hive 2.3
+# engine of tools/hive, a table in benchmarks/results/hive_compare.md. HIVE_BENCH_ARGS="--n 1000 10000 100000".
+.PHONY: bench-hive
+bench-hive: hive-engine
+	$(PY) -m benchmarks.hive_compare $(HIVE_BENCH_ARGS)
