@@ -10,17 +10,21 @@ interval_join's run-time bin), parsed by Hive 2.3's ParseDriver (the fast first 
 on Hive, and its rows compared with DuckDB's ASOF JOIN / pandas.merge_asof (as-of) or DuckDB's
 naive join (range, interval): 0 mismatches.
 
-Hive pays a few seconds per MapReduce job, so the configurations are batched: every case is a
-key group of one table per time kind, and all configurations of one (time kind, strategy) run
-as one Hive query, a UNION ALL of the rendered statements tagged by a config column.
+Hive pays one to three seconds per MapReduce job and every rendered statement is its own jobs, so
+the configurations are batched and spread: every case is a key group of one table per time kind,
+all configurations of one (time kind, strategy) run as one Hive query (a UNION ALL of the rendered
+statements tagged by a config column), and each as-of configuration runs on one time kind per
+strategy, turning through the kinds, so that every (strategy, configuration) and every (strategy,
+direction, kind) runs on Hive. The keyless union is rendered over the data, split into ranges of
+time as Spark's suite renders it.
 
 Timestamps run in UTC and, for the timestamp configs, with the JVM in America/New_York: there
 the as-of cases are moved onto both 2024 DST changes and loaded as instants, so an engine that
 compared wall times (or a tolerance in wall time) would give other rows.
 
-Must-fail controls: the flavours Hive 2.3 rejects today (the union strategy, interval_aggregate:
-a struct against a bare NULL in UNION ALL, tools/hive/FINDINGS.md) are run through the same
-harness and must fail with Hive's SemanticException, not be skipped.
+Must-fail control: a statement Hive 2.3 rejects (a struct against a bare NULL in UNION ALL, what
+the union strategy rendered before its flat Hive layout, tools/hive/FINDINGS.md) goes through the
+same harness and must fail with Hive's SemanticException, not be skipped.
 """
 
 from __future__ import annotations
@@ -56,10 +60,8 @@ from tools.hiveql import parse_hive
 SCHEMA = "tj_hive_diff"
 GROUPS = 200
 DST_ZONE = "America/New_York"
-# The strategies whose Hive flavour Hive 2.3 runs; union is a must-fail control until its Hive
-# flavour carries no struct through UNION ALL (tools/hive/FINDINGS.md section 3a).
-STRATEGIES = ("exploding", "broadcast")
-MUST_FAIL_STRATEGIES = ("union",)
+STRATEGIES = ("union", "exploding", "broadcast")
+KEYLESS_RANGES = 7
 
 # every direction x exactness x tolerance x join type, and without order_by, per time kind
 CASES = [
@@ -71,11 +73,26 @@ CASES = [
     Case(kind, direction, True, False, "left", order_by=False)
     for kind, direction in itertools.product(KINDS, ("backward", "forward", "nearest"))
 ]
+# one kind per (strategy, configuration), turning through the kinds
+ON_HIVE = {
+    strategy: [
+        c
+        for kind in KINDS
+        for j, c in enumerate(c for c in CASES if c.kind == kind)
+        if KINDS[(j + offset) % len(KINDS)] == kind
+    ]
+    for offset, strategy in enumerate(STRATEGIES)
+}
+# in the DST zone: every third timestamp configuration (each direction, with and without order_by)
+ON_HIVE_DST = [c for i, c in enumerate(c for c in CASES if c.kind == "timestamp") if i % 3 == 0]
+# without keys: per kind, each direction once, exact and strict, left and inner, with and without a tolerance
+KEYLESS = [
+    Case(kind, direction, i % 2 == 0, i % 3 == 1, ("left", "inner")[(i // 2) % 2], order_by=i % 4 != 3)
+    for i, (kind, direction) in enumerate(itertools.product(KINDS, ("backward", "forward", "nearest")))
+]
 
-# range_join and interval_join run on Hive; interval_aggregate is a must-fail control until its
-# Hive flavour carries the left row flat (tools/hive/FINDINGS.md section 3e).
 RANGE_ON_HIVE = [c for c in RANGE_CONFIGS if c["macro"] in ("range_join", "interval_join")]
-RANGE_MUST_FAIL = [c for c in RANGE_CONFIGS if c["macro"] == "interval_aggregate"]
+AGGREGATES = [c for c in RANGE_CONFIGS if c["macro"] == "interval_aggregate"]
 RANGE_KIND_TYPES = {"int": "bigint", "dbl": "double", "ts": "bigint", "date": "bigint"}  # epoch columns, widened
 
 # 2024's DST changes in America/New_York, as UTC instants: the as-of cases are moved onto them
@@ -151,15 +168,15 @@ def _instants(rows: list[tuple], position: int) -> list[tuple]:
 
 @pytest.fixture(scope="module")
 def asof_inputs(spark):
-    """Per kind the (left, right) frames. On Spark the tables only need their columns' types
-    (dbt looks them up to render; no strategy here queries the data at compile time): empty."""
+    """Per kind the (left, right) frames, also as Spark tables: dbt looks their columns up, and
+    the keyless union's ranges of time come from a query on the right time."""
     spark.sql(f"create database if not exists {SCHEMA}")
     data = {}
     for seed, kind in enumerate(KINDS):
         data[kind] = generate(kind, GROUPS, seed=31337 + seed)
-        for side, schema in zip(("left", "right"), spark_schemas(kind)):
+        for side, frame, schema in zip(("left", "right"), data[kind], spark_schemas(kind)):
             spark.sql(f"drop table if exists {SCHEMA}.asof_{side}_{kind}")
-            spark.sql(f"create table {SCHEMA}.asof_{side}_{kind} ({schema}) using parquet")
+            spark.createDataFrame(spark_rows(frame), schema).write.saveAsTable(f"{SCHEMA}.asof_{side}_{kind}")
     return data
 
 
@@ -265,13 +282,20 @@ def _asof_call(flavour: str, strategy: str, case: Case) -> dict:
 @pytest.fixture(scope="module")
 def rendered(dbt, asof_inputs, range_data):
     """Every Hive statement of this module, in one dbt invocation."""
-    calls = [_asof_call("hive__asof_join", s, c) for s in STRATEGIES for c in CASES]
-    calls += [_asof_call("hive__asof_join", s, CASES[0]) for s in MUST_FAIL_STRATEGIES]
+    calls = [_asof_call("hive__asof_join", s, c) for s in STRATEGIES for c in CASES if c in ON_HIVE[s] + ON_HIVE_DST]
     calls += [
         {"id": range_cid(c), "macro": "hive__" + c["macro"], "kwargs": range_kwargs(c)}
-        for c in RANGE_ON_HIVE + RANGE_MUST_FAIL[:1]
+        for c in RANGE_ON_HIVE + AGGREGATES
     ]
-    sql = dbt.render(calls)
+    calls += [
+        {
+            "id": f"keyless|{c.name}",
+            "macro": "hive__asof_join",
+            "kwargs": {**c.kwargs(SCHEMA), "by": [], "strategy": "union"},
+        }
+        for c in KEYLESS
+    ]
+    sql = dbt.render(calls, dbt_vars={"temporal_joins_time_ranges": KEYLESS_RANGES})
     assert len(sql) == len(calls)
     return sql
 
@@ -291,9 +315,9 @@ def _asof_mismatches(case: Case, actual: pd.DataFrame, left, right) -> list[str]
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_asof_on_hive_matches_oracle(spark, hive_asof, asof_inputs, rendered, strategy, kind):
-    """Every config of one (strategy, kind), one Hive query; each key group is one case."""
+    """The configs of one (strategy, kind), one Hive query; each key group is one case."""
     left, right = asof_inputs[kind]
-    cases = [c for c in CASES if c.kind == kind]
+    cases = [c for c in ON_HIVE[strategy] if c.kind == kind]
     statements = {c.name: rendered[f"{strategy}|{c.name}"] for c in cases}
     parse_first(spark, statements)
     results = run_batch(hive_asof, statements)
@@ -315,7 +339,7 @@ def test_asof_timestamps_on_hive_across_dst_changes(spark, dst_asof, rendered, s
     """The JVM in America/New_York, the cases on both 2024 DST changes, loaded and read back as
     instants; the oracle joins the same instants (as UTC wall times)."""
     hive, (left, right) = dst_asof
-    cases = [c for c in CASES if c.kind == "timestamp"]
+    cases = ON_HIVE_DST
     results = run_batch(hive, {c.name: rendered[f"{strategy}|{c.name}"] for c in cases})
     failures, compared = [], set()
     for case in cases:
@@ -337,6 +361,32 @@ def test_asof_timestamps_on_hive_across_dst_changes(spark, dst_asof, rendered, s
         if t is not None and r_t is not None and t.utcoffset() != r_t.utcoffset()
     )
     assert crossing > 0
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_asof_without_keys_on_hive_matches_oracle(spark, hive_asof, asof_inputs, rendered, kind):
+    """The union over ranges of time: a left row whose range holds no earlier (later) right row
+    takes the last (first) row of the nearest range before (after) it."""
+    left, right = asof_inputs[kind]
+    cases = [c for c in KEYLESS if c.kind == kind]
+    statements = {c.name: rendered[f"keyless|{c.name}"] for c in cases}
+    assert all("partition by tj__trange" in sql for sql in statements.values())  # ranges, not one window
+    parse_first(spark, statements)
+    results = run_batch(hive_asof, statements)
+    failures, compared = [], 0
+    for case in cases:
+        actual = results[case.name]
+        expected = oracle(case, left.assign(k=0), right.assign(k=0))  # one key: no key at all
+        expected["k"] = expected["lid"].map(dict(zip(left["lid"], left["k"])))
+        columns = LEFT_COLS + (RIGHT_OUT if case.order_by else ["r_t"])
+        diff = compare(actual, expected, columns, kind)
+        if not case.order_by:
+            diff += whole_row_mismatches(actual.assign(k=None), right.assign(k=None), kind)
+        if diff:
+            failures.append(f"{case.name}:\n  " + "\n  ".join(diff))
+        compared += int(actual["r_t"].notna().sum())
+    assert not failures, "\n".join(failures[:5])
+    assert compared >= len(cases) * GROUPS // 2, compared  # matched rows, counted from what came back
 
 
 # --------------------------------------------------------------------------- range and interval on Hive
@@ -408,27 +458,67 @@ def test_range_and_interval_timestamps_on_hive_in_a_dst_zone(dst_range, range_da
     assert compared > 0
 
 
-# --------------------------------------------------------------------------- must-fail controls
+# --------------------------------------------------------------------------- interval_aggregate on Hive
 
 
-@pytest.mark.parametrize("strategy", MUST_FAIL_STRATEGIES)
-def test_union_flavour_is_reported_as_a_hive_failure(spark, hive_asof, rendered, strategy):
-    """The Hive flavour that Hive 2.3 rejects today goes through the same harness and fails
-    there, with Hive's own message (a struct against a bare NULL in UNION ALL)."""
-    case = CASES[0]
-    sql = rendered[f"{strategy}|{case.name}"]
-    parse_first(spark, {case.name: sql})  # it parses: only Hive's analyzer rejects it
+def _aggregate_statement(sql: str) -> str:
+    """The compared columns, one shape for every kind (epoch times as double: exact for these values)."""
+    return (
+        "select u as c_u, id as c_id, cast(te as double) as c_te, v_sum as c_sum, v_count as c_count, "
+        f"v_avg as c_avg from (\n{sql}\n) as tj_y"
+    )
+
+
+def _check_aggregates(results: dict, configs: list, data) -> tuple[list[str], int]:
+    failures, compared = [], 0
+    for c in configs:
+        frame = results[range_cid(c)]
+        got = Counter(tuple(r[:5]) for r in frame.itertuples(index=False, name=None))
+        expected = Counter()
+        for (u, i, te, total, n), times in data.duck_rows(range_naive(c)).items():
+            expected[(u, i, None if te is None else float(te), total, n)] += times
+        if got != expected:
+            failures.append(
+                f"{range_cid(c)}: only Hive {sorted(got - expected, key=str)[:5]}, "
+                f"only naive {sorted(expected - got, key=str)[:5]}"
+            )
+        for _, _, _, total, n, avg in frame.itertuples(index=False, name=None):
+            if (avg is None) != (n == 0) or (avg is not None and abs(avg - total / n) > 1e-9):
+                failures.append(f"{range_cid(c)}: avg {avg} for sum {total} of {n}")
+        assert sum(n for (*_, n), times in expected.items()) > 0, range_cid(c)  # some points are covered
+        compared += sum(got.values())
+    return failures, compared
+
+
+def test_interval_aggregate_on_hive_matches_the_naive_aggregate(spark, hive_range, range_data, rendered):
+    """Every interval_aggregate config (each time kind, each end inclusive or not, one without keys)."""
+    statements = {range_cid(c): rendered[range_cid(c)] for c in AGGREGATES}
+    parse_first(spark, statements)
+    results = run_batch(hive_range, {name: _aggregate_statement(sql) for name, sql in statements.items()})
+    failures, compared = _check_aggregates(results, AGGREGATES, range_data)
+    assert not failures, "\n".join(failures[:5])
+    assert {c["kind"] for c in AGGREGATES} == {"int", "dbl", "ts", "date"} and compared > 0
+
+
+def test_interval_aggregate_timestamps_on_hive_in_a_dst_zone(dst_range, range_data, rendered):
+    configs = [c for c in AGGREGATES if c["kind"] == "ts"]
+    results = run_batch(dst_range, {range_cid(c): _aggregate_statement(rendered[range_cid(c)]) for c in configs})
+    failures, compared = _check_aggregates(results, configs, range_data)
+    assert not failures, "\n".join(failures[:5])
+    assert compared > 0
+
+
+# --------------------------------------------------------------------------- must-fail control
+
+
+def test_a_struct_against_a_bare_null_in_union_all_is_reported_as_a_hive_failure(spark, hive_asof):
+    """What the union strategy rendered before its flat layout: the harness reports Hive's rejection."""
+    sql = (
+        f"select k, named_struct('lid', lid) as tj__l from {SCHEMA}.asof_left_bigint\n"
+        f"union all\nselect k, null as tj__l from {SCHEMA}.asof_right_bigint"
+    )
+    parse_first(spark, {"control": sql})  # it parses: only Hive's analyzer rejects it
     with pytest.raises(HiveError) as failure:
-        run_batch(hive_asof, {case.name: sql})
-    assert "SemanticException" in failure.value.message
-    assert "Schema of both sides of union should match" in failure.value.message
-
-
-def test_interval_aggregate_is_reported_as_a_hive_failure(spark, hive_range, rendered):
-    c = RANGE_MUST_FAIL[0]
-    sql = rendered[range_cid(c)]
-    parse_first(spark, {range_cid(c): sql})
-    with pytest.raises(HiveError) as failure:
-        run_batch(hive_range, {range_cid(c): sql})
+        run_batch(hive_asof, {"control": sql})
     assert "SemanticException" in failure.value.message
     assert "Schema of both sides of union should match" in failure.value.message
