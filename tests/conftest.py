@@ -78,9 +78,19 @@ def dbt(spark):
     return runner
 
 
+SNAPSHOT = "plan_history"  # integration_tests/snapshots/plan_history.sql
+
+
 @pytest.fixture(scope="session")
-def seeded(dbt):
-    """The integration seeds, loaded once for every test that queries them."""
+def seeded(dbt, spark):
+    """The integration seeds, loaded once for every test that queries them, and the snapshot
+    built in two rounds over changed source rows (the second closes rows and opens new ones),
+    from scratch each session."""
     result = dbt.invoke("seed")
     assert result.success, dbt.failure_message(result)
+    spark.sql(f"drop table if exists {os.environ.get('TEMPORAL_JOINS_SCHEMA', 'temporal_joins')}.{SNAPSHOT}")
+    # round 2 is the var's default: the invocations after it parse the project as it stands
+    for extra in (["--vars", "{tj_snapshot_round: 1}"], []):
+        result = dbt.invoke("snapshot", *extra, "--quiet")
+        assert result.success, dbt.failure_message(result)
     return dbt
