@@ -89,8 +89,11 @@ def seeded(dbt, spark):
     result = dbt.invoke("seed")
     assert result.success, dbt.failure_message(result)
     spark.sql(f"drop table if exists {os.environ.get('TEMPORAL_JOINS_SCHEMA', 'temporal_joins')}.{SNAPSHOT}")
-    # round 2 is the var's default: the invocations after it parse the project as it stands
-    for extra in (["--vars", "{tj_snapshot_round: 1}"], []):
-        result = dbt.invoke("snapshot", *extra, "--quiet")
+    for snapshot_round in ("1", "2"):  # 2 is the default: the invocations after it see the same project
+        os.environ["TJ_SNAPSHOT_ROUND"] = snapshot_round
+        try:
+            result = dbt.invoke("snapshot", "--quiet")
+        finally:
+            del os.environ["TJ_SNAPSHOT_ROUND"]
         assert result.success, dbt.failure_message(result)
     return dbt
