@@ -53,3 +53,11 @@ RANGE_BENCH_ARGS ?=
 .PHONY: bench-range
 bench-range: setup
 	$(PY) -m benchmarks.range_join_bench $(RANGE_BENCH_ARGS)
+
+# make bench-window: the window_aggregate benchmark (benchmarks/README.md#window-aggregates), results in
+# benchmarks/results/window_bench.md. WINDOW_BENCH_ARGS picks sizes, e.g. "--n 100000 --n 1000000".
+WINDOW_BENCH_ARGS ?=
+.PHONY: bench-window
+bench-window: setup
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m benchmarks.window_bench $(WINDOW_BENCH_ARGS)
