@@ -286,8 +286,8 @@ class Bench:
         return record
 
 
-def prepare(spark, n: int, log):
-    files = generate.ensure(n, "asc", log=log)
+def prepare(spark, n: int, scenario: str, log):
+    files = generate.ensure(n, scenario, log=log)
     spark.sql(f"create database if not exists {DATABASE}")
     for name, path in (("labels_raw", files.left), ("events_raw", files.right)):
         spark.sql(f"drop table if exists {DATABASE}.{name}")
@@ -344,19 +344,22 @@ def contenders(spark, sqls: dict, n: int, naive_max_n: int):
     return out
 
 
+SERIES_STRATEGIES = ("auto", "union")
+
+
 def window_series():
-    """ours (default) with 1, 2, 3 and 4 windows."""
-    series = []
-    for k in range(1, 5):
-        windows = (WINDOWS + [FOURTH])[:k]
-        series.append((k, f"auto_{k}", windows))
-    return series
+    """(strategy, number of windows, call id, windows): ours (default) and ours union with 1 to 4 windows."""
+    return [
+        (strategy, k, f"{strategy}_{k}", (WINDOWS + [FOURTH])[:k])
+        for strategy in SERIES_STRATEGIES
+        for k in range(1, 5)
+    ]
 
 
 def render(spark, log) -> dict:
     calls = [macro_call(s, s) for s in ("auto", "union", "broadcast")] + [range_join_call()]
-    for _, cid, windows in window_series():
-        calls.append(macro_call(cid, "auto", windows))
+    for strategy, _, cid, windows in window_series():
+        calls.append(macro_call(cid, strategy, windows))
     calls.append(
         {
             "id": "auto_stats",
@@ -368,29 +371,30 @@ def render(spark, log) -> dict:
     return render_with_dbt(calls, generate.DATA_DIR / "dbt_window")
 
 
-def table_lines(records: list[dict], n: int) -> list[str]:
-    rows = [r for r in records if r["n"] == n and r["kind"] == "contender"]
-    spark_ok = [r for r in rows if r["status"] == "ok" and r["contender"] != "duckdb"]
+SERIES_NAMES = {"auto": "ours (default)", "union": "ours union"}
+
+
+def _of(records, scenario, n, kind):
+    return [r for r in records if r.get("scenario", "asc") == scenario and r["n"] == n and r["kind"] == kind]
+
+
+def table_lines(records: list[dict], scenario: str, n: int) -> list[str]:
+    rows = _of(records, scenario, n, "contender")
     default = next((r for r in rows if r["contender"] == "ours (default)" and r["status"] == "ok"), None)
-    lines = [
-        f"### N = {n:,} ({rows[0]['left_rows']:,} labels, {rows[0]['right_rows']:,} events)"
-        if rows
-        else f"### N = {n:,}",
-        "",
-        (
+    lines = [f"### {scenario}, N = {n:,}", ""]
+    if rows:
+        lines[0] += f" ({rows[0]['left_rows']:,} labels, {rows[0]['right_rows']:,} events)"
+        lines += [
             f"Load average before: {rows[0]['load_before']}; after: {rows[0]['load_after']}; "
-            f"commit {rows[0].get('commit')}."
-            if rows
-            else ""
-        ),
-        "",
-        "| contender | status | correct | elapsed s, median (min-max; runs) | x ours (default) | peak exec memory "
-        "| shuffle written | disk spill |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+            f"commit {rows[0].get('commit')}.",
+            "",
+            "| contender | status | correct | elapsed s, median (min-max; runs) | x ours (default) "
+            "| peak exec memory | shuffle written | disk spill |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
     for r in rows:
         if r["status"] != "ok":
-            lines.append(f"| {r['contender']} | {r['status']}: {r.get('error', r.get('why', ''))[:80]} | | | | | | |")
+            lines.append(f"| {r['contender']} | {r['status']}: {r.get('error', '')[:80]} | | | | | | |")
             continue
         ratio = f"{r['elapsed_s'] / default['elapsed_s']:.2f}" if default else ""
         lines.append(
@@ -399,30 +403,26 @@ def table_lines(records: list[dict], n: int) -> list[str]:
             f"{report._human(r.get('peak_execution_memory'))} | {report._human(r.get('shuffle_write_bytes'))} | "
             f"{report._human(r.get('disk_spill_bytes'))} |"
         )
-    series = sorted(
-        (r for r in records if r["n"] == n and r["kind"] == "windows" and r["status"] == "ok"),
-        key=lambda r: r["windows"],
-    )
+    series = [r for r in _of(records, scenario, n, "windows") if r["status"] == "ok"]
     if series:
         lines += [
             "",
-            "ours (default) by number of windows (7, 30, 90, 180 days):",
+            "By number of windows (7, 30, 90, then 180 days), elapsed s (median):",
             "",
-            "| windows | elapsed s, median | peak exec memory |",
-            "|---|---|---|",
+            "| strategy | 1 | 2 | 3 | 4 |",
+            "|---|---|---|---|---|",
         ]
-        lines += [
-            f"| {r['windows']} | {r['elapsed_s']:.2f} | {report._human(r.get('peak_execution_memory'))} |"
-            for r in series
-        ]
-    lines += ["", *targets(records, n), ""]
-    if not spark_ok:
-        return lines
+        for strategy in SERIES_STRATEGIES:
+            by_k = {r["windows"]: r for r in series if r.get("strategy", "auto") == strategy}
+            if by_k:
+                cells = [f"{by_k[k]['elapsed_s']:.2f}" if k in by_k else "" for k in range(1, 5)]
+                lines.append(f"| {SERIES_NAMES[strategy]} | {' | '.join(cells)} |")
+    lines += ["", *targets(records, scenario, n), ""]
     return lines
 
 
-def targets(records: list[dict], n: int) -> list[str]:
-    rows = {r["contender"]: r for r in records if r["n"] == n and r["kind"] == "contender" and r["status"] == "ok"}
+def targets(records: list[dict], scenario: str, n: int) -> list[str]:
+    rows = {r["contender"]: r for r in _of(records, scenario, n, "contender") if r["status"] == "ok"}
     out = []
     ours = rows.get("ours (default)")
     others = {k: v for k, v in rows.items() if not k.startswith("ours") and k != "duckdb"}
@@ -430,18 +430,24 @@ def targets(records: list[dict], n: int) -> list[str]:
         fastest = min(others.values(), key=lambda r: r["elapsed_s"])
         ratio = fastest["elapsed_s"] / ours["elapsed_s"]
         out.append(
-            f"- N={n:,}: `ours (default)` {ours['elapsed_s']:.2f} s vs the fastest other Spark form "
+            f"- {scenario} N={n:,}: `ours (default)` {ours['elapsed_s']:.2f} s vs the fastest other Spark form "
             f"`{fastest['contender']}` {fastest['elapsed_s']:.2f} s: **{ratio:.2f}x faster** "
             f"(target >= 3x: {'met' if ratio >= 3 else 'missed'})"
         )
-    series = {r["windows"]: r for r in records if r["n"] == n and r["kind"] == "windows" and r["status"] == "ok"}
-    if all(k in series for k in (1, 3, 4)):
-        fourth = series[4]["elapsed_s"] - series[3]["elapsed_s"]
-        share = fourth / series[1]["elapsed_s"]
-        out.append(
-            f"- N={n:,}: a 4th window (180 days) adds {fourth:.2f} s, **{share:.0%}** of the one-window "
-            f"time {series[1]['elapsed_s']:.2f} s (target < 25%: {'met' if share < 0.25 else 'missed'})"
-        )
+    for strategy in SERIES_STRATEGIES:
+        series = {
+            r["windows"]: r
+            for r in _of(records, scenario, n, "windows")
+            if r["status"] == "ok" and r.get("strategy", "auto") == strategy
+        }
+        if all(k in series for k in (1, 3, 4)):
+            fourth = series[4]["elapsed_s"] - series[3]["elapsed_s"]
+            share = fourth / series[1]["elapsed_s"]
+            out.append(
+                f"- {scenario} N={n:,}, `{SERIES_NAMES[strategy]}`: a 4th window (180 days) adds {fourth:.2f} s, "
+                f"**{share:.0%}** of the one-window time {series[1]['elapsed_s']:.2f} s "
+                f"(target < 25%: {'met' if share < 0.25 else 'missed'})"
+            )
     return out
 
 
@@ -452,6 +458,7 @@ def plot(out: Path, records: list[dict]) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
+    records = [r for r in records if r.get("scenario", "asc") == "asc"]
     names = sorted({r["contender"] for r in records if r["kind"] == "contender"})
     for name in names:
         pts = sorted(
@@ -477,8 +484,12 @@ def write(records: list[dict], command: str, spark) -> Path:
     RESULTS.mkdir(parents=True, exist_ok=True)
     json_path = RESULTS / "window_bench.json"
     saved = json.loads(json_path.read_text())["records"] if json_path.exists() else []
-    new_keys = {(r["n"], r["kind"], r.get("contender"), r.get("windows")) for r in records}
-    merged = [r for r in saved if (r["n"], r["kind"], r.get("contender"), r.get("windows")) not in new_keys] + records
+
+    def key(r):
+        return r.get("scenario", "asc"), r["n"], r["kind"], r.get("contender"), r.get("windows"), r.get("strategy")
+
+    new_keys = {key(r) for r in records}
+    merged = [r for r in saved if key(r) not in new_keys] + records
     info = report.machine(spark)
     json_path.write_text(json.dumps({"machine": info, "records": merged}, indent=1, default=str))
     lines = [
@@ -494,8 +505,8 @@ def write(records: list[dict], command: str, spark) -> Path:
         f"Command: `{command}`",
         "",
     ]
-    for n in sorted({r["n"] for r in merged}):
-        lines += table_lines(merged, n)
+    for scenario, n in sorted({(r.get("scenario", "asc"), r["n"]) for r in merged}):
+        lines += table_lines(merged, scenario, n)
     lines += ["![elapsed vs N](window_bench.png)", ""]
     md = RESULTS / "window_bench.md"
     md.write_text("\n".join(lines))
@@ -505,14 +516,14 @@ def write(records: list[dict], command: str, spark) -> Path:
 
 def run_n(spark, n: int, args, only, commit) -> list[dict]:
     """Every contender (and the window series) at one N; returns their records."""
-    files = prepare(spark, n, print)
+    files = prepare(spark, n, args.scenario, print)
     sqls = render(spark, print)
     spark.conf.set("spark.sql.shuffle.partitions", str(args.shuffle_partitions))  # dbt re-applies its profile's
     bench = Bench(spark, args.repeats, args.timeout)
     left_rows = spark.table(f"{DATABASE}.labels_raw").count()
     right_rows = spark.table(f"{DATABASE}.events_raw").count()
     load_before = _loadavg()
-    print(f"== N={n:,} ({left_rows:,} labels, {right_rows:,} events; load {load_before})", flush=True)
+    print(f"== {args.scenario} N={n:,} ({left_rows:,} labels, {right_rows:,} events; load {load_before})", flush=True)
     reference = bench.duckdb_run(files)["checksum"]
     found = [("duckdb", lambda: bench.duckdb_run(files))]
     for name, build in contenders(spark, sqls, n, args.naive_max_n):
@@ -524,19 +535,21 @@ def run_n(spark, n: int, args, only, commit) -> list[dict]:
         record = bench.measure(name, run_once, reference)
         record.update(n=n, kind="contender", left_rows=left_rows, right_rows=right_rows, commit=commit)
         batch.append(record)
-    if not args.no_series and (only is None or only.search("ours (default)")):
-        for k, cid, windows in window_series():
+    for strategy, k, cid, windows in window_series():
+        if args.no_series or (only is not None and not only.search(SERIES_NAMES[strategy])):
+            continue
 
-            def build(cid=cid, windows=windows):
+        def build(cid=cid, windows=windows, strategy=strategy):
+            if strategy == "auto":
                 spark.sql(sqls["auto_stats"]).collect()  # auto's compile-time query
-                return spark.sql(sqls[cid]), windows
+            return spark.sql(sqls[cid]), windows
 
-            record = bench.measure(f"ours (default), {k} windows", lambda b=build: bench.spark_run(b), None)
-            record.update(n=n, kind="windows", windows=k, commit=commit)
-            batch.append(record)
+        record = bench.measure(f"{SERIES_NAMES[strategy]}, {k} windows", lambda b=build: bench.spark_run(b), None)
+        record.update(n=n, kind="windows", windows=k, strategy=strategy, commit=commit)
+        batch.append(record)
     load_after = _loadavg()
     for r in batch:
-        r.update(load_before=load_before, load_after=load_after)
+        r.update(load_before=load_before, load_after=load_after, scenario=args.scenario)
     return batch
 
 
@@ -546,6 +559,12 @@ def main(argv=None) -> int:
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--timeout", type=float, default=900)
     p.add_argument("--naive-max-n", type=int, default=100_000, help="the naive band join runs only up to this N")
+    p.add_argument(
+        "--scenario",
+        choices=("asc", "left20"),
+        default="asc",
+        help="asc: one label per id (the default); left20: 20 labels per id (many rows per key: union's case)",
+    )
     p.add_argument("--contenders", default="", help="regex on contender names (default: all)")
     p.add_argument("--no-series", action="store_true", help="skip the 1..4 windows series")
     p.add_argument("--driver-memory", default=os.environ.get("TEMPORAL_JOINS_BENCH_DRIVER_MEMORY", "4g"))
