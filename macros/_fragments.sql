@@ -25,9 +25,13 @@
     tj__lsmin, tj__lsmax    range family: the least / greatest start (a point's time) of the left rows that can match
     tj__lsopen              range family: 1 when a left row with an open start can match (tj__rs*: the right side's)
     tj__floor               range family: the least end of both sides' rows that can match (overlap starts lift to it)
-    tj__lc<i>, tj__v<i>     broadcast: the i-th grouped left column / candidate right value
+    tj__lc<i>, tj__v<i>     broadcast, window_aggregate: the i-th grouped left column / carried right value
     tj__order               broadcast, time-range carries: how candidates rank (the extreme wins)
-    tj__dup                 broadcast: how many copies of a left row the input holds
+    tj__dup                 broadcast, window_aggregate: how many copies of a left row the input holds
+    tj__c                   window_aggregate: a row's place among equal times (0 marker before, 1 right row, 2 after)
+    tj__wi                  window_aggregate: which marker a row is (0 the anchor at left_time, i window i's shift)
+    tj__n<i>, tj__sum<i>    window_aggregate: the running count / sum of the i-th value (tj__rows: of right rows)
+    tj__p<i>_<w>            window_aggregate: the i-th value of a pair that lies in window w (else null)
 -#}
 
 {#- Pack every left column into one struct so the left row travels whole (and duplicates stay distinct rows).
