@@ -73,3 +73,11 @@ hive-shell: hive-engine
 .PHONY: bench-hive
 bench-hive: hive-engine
 	$(PY) -m benchmarks.hive_compare $(HIVE_BENCH_ARGS)
+
+# make bench-window: the window_aggregate benchmark (benchmarks/README.md#window-aggregates), results in
+# benchmarks/results/window_bench.md. WINDOW_BENCH_ARGS picks sizes, e.g. "--n 100000 --n 1000000".
+WINDOW_BENCH_ARGS ?=
+.PHONY: bench-window
+bench-window: setup
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m benchmarks.window_bench $(WINDOW_BENCH_ARGS)
