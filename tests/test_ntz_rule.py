@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import pytest
 
+from temporal_joins.window import window_aggregate
+
 SCHEMA = "tj_ntz_rule"
 ZONE = "America/New_York"
 
@@ -71,10 +73,22 @@ def test_every_family_follows_the_ntz_rule_in_a_dst_zone(spark, ntz_sql):
             else:
                 (row,) = rows
                 got[cid] = (row["amount_sum_1h"], row["amount_count_1h"])
+        for events in EXPECTED:  # the Python version of window_aggregate
+            (row,) = window_aggregate(
+                spark.table(f"{SCHEMA}.labels"),
+                spark.table(f"{SCHEMA}.{events}"),
+                "label_time",
+                "event_time",
+                by="id",
+                windows=["1 hour"],
+                aggregates={"amount": ["sum", "count"]},
+            ).collect()
+            got[f"python window_aggregate:{events}"] = (row["amount_sum_1h"], row["amount_count_1h"])
     finally:
         spark.conf.set("spark.sql.session.timeZone", zone)
     expected = {}
     for events, amounts in EXPECTED.items():
         expected[f"range_join:{events}"] = amounts
         expected[f"window_aggregate:{events}"] = (sum(amounts), len(amounts))
+        expected[f"python window_aggregate:{events}"] = (sum(amounts), len(amounts))
     assert got == expected
