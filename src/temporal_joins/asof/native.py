@@ -84,7 +84,7 @@ def _pin(df: DataFrame, check) -> DataFrame:
 def native_plan(df: DataFrame) -> str | None:
     """The physical plan the native engine checked (it holds SortMergeAsOfJoin) behind a native
     result, classic or Connect; None for other DataFrames."""
-    return getattr(df, "_temporal_joins_plan_text", None)
+    return vars(df).get("_temporal_joins_plan_text")  # not getattr: Connect answers any name with a column
 
 
 def native_metrics(df: DataFrame) -> dict | None:
@@ -99,7 +99,7 @@ def native_metrics(df: DataFrame) -> dict | None:
             "no handle on the JVM plan behind the result); native_plan(df) returns the checked physical plan, "
             "and the Spark UI's SQL tab shows the metrics."
         )
-    plan = getattr(df, "_temporal_joins_plan", None)
+    plan = vars(df).get("_temporal_joins_plan")
     stack = [plan] if plan is not None else []
     while stack:
         node = stack.pop()
