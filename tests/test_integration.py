@@ -29,7 +29,15 @@ def test_integration_project_builds_and_every_test_passes(seeded):
     # the Python-model fallback, built through the `session` submission method
     for name in ("native_backward_left", "arrow_nearest_tolerance_left", "auto_forward_inner"):
         assert f"model.temporal_joins_integration_tests.asof_python_{name}" in models
-    assert sum("equal_rowset" in t for t in tests) >= 22
+    # window_aggregate: the example on both strategies, forward in the Hive flavour, and from Python
+    for name in (
+        "window_txn_features",
+        "window_txn_features_broadcast",
+        "window_txn_outcomes_forward_hive",
+        "window_python_features",
+    ):
+        assert f"model.temporal_joins_integration_tests.{name}" in models
+    assert sum("equal_rowset" in t for t in tests) >= 26
     assert sum("no_future_leakage" in t for t in tests) >= 9
 
 
