@@ -73,5 +73,5 @@ hive-shell: hive-engine
 WINDOW_BENCH_ARGS ?=
 .PHONY: bench-window
 bench-window: setup
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m pip install --quiet -e '.[spark,connect,test,bench]'
 	$(PY) -m benchmarks.window_bench $(WINDOW_BENCH_ARGS)
