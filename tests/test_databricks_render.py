@@ -7,7 +7,8 @@ A project over the package's macros on a `type: databricks` target whose host ca
 nothing introspects a relation, so nothing connects. Its spark__range_join and
 databricks__interval_join test doubles show dispatch's order (databricks__ -> spark__ -> default__).
 Each rendered statement then runs on the suite's Spark, after the same CTEs, and gives the rows of
-the dbt-spark rendering of the same call.
+the dbt-spark rendering of the same call. window_aggregate is not among them: it needs relations
+whose column types it looks up, i.e. a connection.
 """
 
 from __future__ import annotations

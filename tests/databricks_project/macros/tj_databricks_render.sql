@@ -8,10 +8,11 @@
 {% endmacro %}
 
 {% macro databricks__interval_join(left, right, left_time, right_start, right_end, by, left_start, left_end,
-                                   start_inclusive, end_inclusive, join_type, columns, prefix, bin_size, strategy) %}
+                                   start_inclusive, end_inclusive, open_start, open_end, join_type, columns, prefix,
+                                   bin_size, strategy) %}
   {{ return('/* databricks__interval_join */ ' ~ temporal_joins.default__interval_join(left, right, left_time,
-            right_start, right_end, by, left_start, left_end, start_inclusive, end_inclusive, join_type, columns,
-            prefix, bin_size, strategy)) }}
+            right_start, right_end, by, left_start, left_end, start_inclusive, end_inclusive, open_start, open_end,
+            join_type, columns, prefix, bin_size, strategy)) }}
 {% endmacro %}
 
 {#- Each call rendered through its public macro; logs the adapter and the SQL as one 'TJ_SQL <json>' line.
