@@ -31,7 +31,7 @@ setup: $(STAMP) integration_tests/dbt_packages/temporal_joins
 	mkdir -p $(TEMPORAL_JOINS_STATE)
 
 demo: setup
-	$(PY) scripts/demo.py
+	@$(PY) scripts/demo.py
 
 test: setup
 	$(PY) -m pytest tests

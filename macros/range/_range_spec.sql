@@ -11,7 +11,15 @@
 
 {#- How a time kind is compared: micros | days | integral | decimal | double. -#}
 {% macro _range_epoch_kind(kind, infos_and_columns) %}
-  {%- if kind == 'timestamp' -%}{{ return('micros') }}
+  {%- if kind == 'timestamp' -%}
+    {#- unix_micros reads a TIMESTAMP_NTZ as UTC wall time: right among NTZ columns (no DST gap), but a mix
+        with TIMESTAMP follows the package's rule (docs/design.md): NTZ read in the session time zone -#}
+    {%- set types = [] -%}
+    {%- for pair in infos_and_columns -%}
+      {%- set c = temporal_joins._tj_find_column(pair[0], pair[1]) -%}
+      {%- do types.append('ntz' if c is not none and (c.dtype | lower) == 'timestamp_ntz' else 'other') -%}
+    {%- endfor -%}
+    {{ return('micros_zoned' if 'ntz' in types and 'other' in types else 'micros') }}
   {%- elif kind == 'date' -%}{{ return('days') }}
   {%- elif kind == 'numeric_integral' -%}{{ return('integral') }}
   {%- endif -%}
@@ -109,7 +117,9 @@
 
 {#- The exact epoch number of a time expression (see the header). -#}
 {% macro _range_epoch(expr, epoch_kind, dialect) %}
-  {%- if epoch_kind == 'micros' -%}
+  {%- if epoch_kind == 'micros_zoned' and dialect != 'hive' -%}
+    {{ return('unix_micros(cast(' ~ expr ~ ' as timestamp))') }}
+  {%- elif epoch_kind in ['micros', 'micros_zoned'] -%}
     {%- if dialect == 'hive' -%}
       {#- Hive 2.3 has no unix_micros; timestamp -> decimal seconds is exact to the microsecond -#}
       {{ return('cast(cast(' ~ expr ~ ' as decimal(24,6)) * 1000000 as bigint)') }}
@@ -336,7 +346,7 @@ where len > 0
   {%- set text = value | string | trim -%}
   {%- if name.endswith('open') -%}{{ return(1 if text in ['1', '1.0'] else 0) }}{%- endif -%}
   {%- set ek = spec.epoch_kind -%}
-  {%- if ek in ['micros', 'days'] and modules.re.match('^-?[0-9]+$', text) -%}
+  {%- if ek in ['micros', 'micros_zoned', 'days'] and modules.re.match('^-?[0-9]+$', text) -%}
     {{ return('cast(' ~ (text | int) ~ ' as bigint)') }}
   {%- elif ek in ['integral', 'decimal'] and modules.re.match('^-?[0-9]+(\.[0-9]+)?$', text) -%}
     {{ return("cast('" ~ text ~ "' as decimal(38,6))") }}

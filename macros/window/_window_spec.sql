@@ -88,7 +88,7 @@
     {%- if (units.value | float) <= 0 -%}
       {{ temporal_joins._tj_fail(m, 'windows', allowed, w, 'a window must be longer than zero') }}
     {%- endif -%}
-    {%- if epoch_kind == 'micros' and (units.value | int) > 8640000000000000000 -%}
+    {%- if epoch_kind in ['micros', 'micros_zoned'] and (units.value | int) > 8640000000000000000 -%}
       {{ temporal_joins._tj_fail(m, 'windows', "at most '100000000 days' for timestamps (a window is compared in epoch "
            ~ "microseconds, which must stay within bigint)", w) }}
     {%- endif -%}

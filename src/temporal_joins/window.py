@@ -93,9 +93,11 @@ class WindowSpec:
 
 
 def _epoch_kind(kind: str, left_type: T.DataType, right_type: T.DataType) -> str:
-    """How times compare (the macros' _range_epoch_kind): micros | days | integral | decimal | double."""
+    """How times compare (the macros' _range_epoch_kind): micros | micros_zoned | days | integral | decimal
+    | double. micros_zoned: a TIMESTAMP_NTZ against a TIMESTAMP, the NTZ read in the session time zone."""
     if kind == "timestamp":
-        return "micros"
+        ntz = [isinstance(t, T.TimestampNTZType) for t in (left_type, right_type)]
+        return "micros_zoned" if any(ntz) and not all(ntz) else "micros"
     if kind == "date":
         return "days"
     if kind == "numeric_integral":
@@ -132,7 +134,7 @@ def _windows(windows, kind: str, epoch_kind: str) -> tuple[Window_, ...]:
                 v.fail(MACRO, "windows", "a plain decimal number (no exponent, not inf/nan)", w)
         if units <= 0:
             v.fail(MACRO, "windows", allowed, w, "a window must be longer than zero")
-        if epoch_kind == "micros" and units > MAX_WINDOW_MICROS:
+        if epoch_kind.startswith("micros") and units > MAX_WINDOW_MICROS:
             v.fail(
                 MACRO,
                 "windows",
@@ -140,7 +142,7 @@ def _windows(windows, kind: str, epoch_kind: str) -> tuple[Window_, ...]:
                 "stay within bigint)",
                 w,
             )
-        if epoch_kind == "micros" and units != units.to_integral_value():
+        if epoch_kind.startswith("micros") and units != units.to_integral_value():
             v.fail(
                 MACRO,
                 "windows",
@@ -333,9 +335,10 @@ def build_spec(
 
 def _epoch(col: Column, epoch_kind: str, dtype: T.DataType) -> Column:
     """A time as the macro's exact epoch number (_range_epoch)."""
+    if epoch_kind == "micros_zoned":
+        return F.unix_micros(col.cast("timestamp"))
     if epoch_kind == "micros":
-        if isinstance(dtype, T.TimestampNTZType):
-            return F.unix_micros(F.to_utc_timestamp(col.cast("timestamp"), F.current_timezone()))
+        # a TIMESTAMP_NTZ as its UTC wall time: exact, no zone, no DST gap
         return F.unix_micros(col)
     if epoch_kind == "days":
         return F.unix_date(col).cast("bigint")
@@ -348,7 +351,7 @@ def _epoch(col: Column, epoch_kind: str, dtype: T.DataType) -> Column:
 
 def _window_literal(w: Window_, epoch_kind: str) -> Column:
     """A window length in epoch units, typed so that the marker arithmetic stays exact."""
-    if epoch_kind in ("micros", "days"):
+    if epoch_kind in ("micros", "micros_zoned", "days"):
         return F.lit(int(w.units)).cast("bigint")
     if epoch_kind == "double":
         return F.lit(float(w.units))
