@@ -21,7 +21,7 @@ export PYSPARK_PYTHON := $(CURDIR)/$(PY)
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[spark,connect,test]'
 	touch $(STAMP)
 
 integration_tests/dbt_packages/temporal_joins: $(STAMP) integration_tests/packages.yml
@@ -46,7 +46,7 @@ BENCH_SIZE ?= quick
 BENCH_ARGS ?=
 .PHONY: bench
 bench: setup
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m pip install --quiet -e '.[spark,connect,test,bench]'
 	$(PY) -m benchmarks.run --size $(BENCH_SIZE) $(BENCH_ARGS)
 
 # make bench-range: the range-join benchmark (README.md#range-and-interval-joins), results in
@@ -79,5 +79,5 @@ bench-hive: hive-engine
 WINDOW_BENCH_ARGS ?=
 .PHONY: bench-window
 bench-window: setup
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m pip install --quiet -e '.[spark,connect,test,bench]'
 	$(PY) -m benchmarks.window_bench $(WINDOW_BENCH_ARGS)
