@@ -38,3 +38,11 @@
     {{ return('named_struct(' ~ fields | join(', ') ~ ')') }}
   {%- endif -%}
 {% endmacro %}
+
+{#- The value of a union column on the branches that have nothing there (a right row's struct on the
+    left rows and on other entries' rows). A bare NULL today in both dialects: Spark coerces it
+    to the struct; Hive 2.3's UNION ALL rejects NULL beside a struct, which is where its flavour
+    would render a typed null instead. -#}
+{% macro _tj_absent(dialect) %}
+  {{ return('null') }}
+{% endmacro %}

@@ -4,20 +4,25 @@
   Internal names, one meaning each across the package (HiveQL identifiers cannot start
   with an underscore, hence `tj__`):
     tj__lsrc, tj__rsrc      the left / right input relation
+    tj__bsrc                as-of time-to-live pruning: the left relation its bounds are computed from
     tj__k<i>                the i-th join key (the left key on left rows, the right key on right rows)
     tj__t                   an event's time (union, sweep line), or the left time (exploding)
     tj__side                which input an event row comes from (union, sweep line)
-    tj__o<i>                the i-th order_by tie-breaker of a right row
-    tj__l, tj__r            the packed left / right row (one struct each)
-    tj__m                   the right row matched to a left row (a struct, null for none)
-    tj__back, tj__fwd       union: the running backward / forward candidate of each row
+    tj__o<i>                the i-th order_by tie-breaker of a right row (union: numbered across its entries)
+    tj__l                   the packed left row (one struct)
+    tj__r                   the packed right row (one struct; union: tj__r<i>, entry i's)
+    tj__m                   the right row matched to a left row (a struct, null for none; union and
+                            broadcast: tj__m<i>, entry i's)
+    tj__back<i>, tj__fwd<i> union: entry i's running backward / forward candidate of each row
     tj__trange              keyless union: the time range an event falls in
     tj__carry_back/_fwd     keyless union: per time range, the nearest right row in earlier / later ranges
+    tj__passes              asof_join_many: the chained passes' output, before its columns are put in order
     tj__e, tj__s            range family: a time (or interval end) / interval start as an exact epoch number
     tj__bucket              range family: a bucket number; tj__lo / tj__hi the first / last bucket of a copied row
     tj__row                 range family: the packed row of the side a subquery holds
-    tj__lc<i>, tj__v<i>     broadcast: the i-th grouped left column / candidate right value
-    tj__order               broadcast, time-range carries: how candidates rank (the extreme wins)
+    tj__lc<i>, tj__v<i>     broadcast: the i-th grouped left column / candidate right value (numbered across entries)
+    tj__order               time-range carries: how candidates rank (the extreme wins); broadcast: tj__order<i>, entry i's
+    tj__matches<i>          broadcast: how many candidates of entry i a left row has
     tj__dup                 broadcast: how many copies of a left row the input holds
 -#}
 

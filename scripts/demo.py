@@ -24,7 +24,7 @@ def main() -> int:
         print("demo: dbt build failed", file=sys.stderr)
         return 1
     # `dbt show --select` would run a Python model's code as SQL: preview its table instead
-    for model in ("demo_pit_auto", "demo_pit_union", "demo_pit_exploding", "demo_pit_python"):
+    for model in ("demo_pit_auto", "demo_pit_union", "demo_pit_exploding", "demo_pit_python", "demo_training_set"):
         print(f"\n{model}:")
         shown = runner.invoke(
             ["show", "--inline", f"select * from {{{{ ref('{model}') }}}} order by id", "--limit", "8", *COMMON]

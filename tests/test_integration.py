@@ -29,7 +29,12 @@ def test_integration_project_builds_and_every_test_passes(seeded):
     # the Python-model fallback, built through the `session` submission method
     for name in ("native_backward_left", "arrow_nearest_tolerance_left", "auto_forward_inner"):
         assert f"model.temporal_joins_integration_tests.asof_python_{name}" in models
-    assert sum("equal_rowset" in t for t in tests) >= 22
+    # asof_join_many: a training set of three feature tables by every strategy and flavour, an inner
+    # join, and the incremental model with every tolerance set (each against its expected rows)
+    for suffix in ("", "_auto", "_broadcast", "_exploding", "_hive", "_inner"):
+        assert f"model.temporal_joins_integration_tests.asof_many_training_set{suffix}" in models
+    assert "model.temporal_joins_integration_tests.asof_many_incremental" in models
+    assert sum("equal_rowset" in t for t in tests) >= 29
     assert sum("no_future_leakage" in t for t in tests) >= 9
 
 

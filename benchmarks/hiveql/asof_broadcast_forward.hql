@@ -6,35 +6,35 @@ use ${hivevar:db};
 drop table if exists asof_broadcast_forward;
 create table asof_broadcast_forward stored as orc as
 select
-  tj__g0 as `id`,
-  tj__g1 as `ts`,
-  tj__g2 as `label`,
-  tj__m.`r_ts` as `r_ts`,
-  tj__m.`r_value` as `r_value`
+  tj__lc0 as `id`,
+  tj__lc1 as `ts`,
+  tj__lc2 as `label`,
+  tj__m0.`r_ts` as `r_ts`,
+  tj__m0.`r_value` as `r_value`
 from (
   select
-    tj__g0,
-    tj__g1,
-    tj__g2,
-    min(case when tj__order is not null then named_struct('tj__order', tj__order, 'r_ts', tj__v0, 'r_value', tj__v1) end) as tj__m,
-    count(tj__order) as tj__matches,
-    sum(tj__copy) as tj__copies
+    tj__lc0,
+    tj__lc1,
+    tj__lc2,
+    min(case when tj__order0 is not null then named_struct('tj__order', tj__order0, 'r_ts', tj__v0, 'r_value', tj__v1) end) as tj__m0,
+    count(tj__order0) as tj__matches0,
+    sum(tj__copy) as tj__dup
   from (
     select
-      tj__lsrc.`id` as tj__g0,
-      tj__lsrc.`ts` as tj__g1,
-      tj__lsrc.`label` as tj__g2,
-      null as tj__order,
+      tj__lsrc.`id` as tj__lc0,
+      tj__lsrc.`ts` as tj__lc1,
+      tj__lsrc.`label` as tj__lc2,
+      null as tj__order0,
       null as tj__v0,
       null as tj__v1,
       1 as tj__copy
     from labels as tj__lsrc
     union all
     select /*+ MAPJOIN(tj__lsrc) */
-      tj__lsrc.`id` as tj__g0,
-      tj__lsrc.`ts` as tj__g1,
-      tj__lsrc.`label` as tj__g2,
-      tj__rsrc.`ts` as tj__order,
+      tj__lsrc.`id` as tj__lc0,
+      tj__lsrc.`ts` as tj__lc1,
+      tj__lsrc.`label` as tj__lc2,
+      tj__rsrc.`ts` as tj__order0,
       tj__rsrc.`ts` as tj__v0,
       tj__rsrc.`value` as tj__v1,
       0 as tj__copy
@@ -43,6 +43,6 @@ from (
       on tj__lsrc.`id` = tj__rsrc.`id`
       and tj__rsrc.`ts` >= tj__lsrc.`ts`
   ) as tj__candidates
-  group by tj__g0, tj__g1, tj__g2
+  group by tj__lc0, tj__lc1, tj__lc2
 ) as tj__best
-lateral view posexplode(split(space(cast(tj__copies as int) - 1), ' ')) tj__dup as tj__copy_index, tj__copy_text;
+lateral view posexplode(split(space(cast(tj__dup as int) - 1), ' ')) tj__dups as tj__dup_index, tj__dup_text;

@@ -15,7 +15,7 @@ from (
   select
     tj__left.tj__l,
     tj__right.tj__m,
-    row_number() over (partition by tj__left.tj__id order by tj__right.tj__rt asc) as tj__rn
+    row_number() over (partition by tj__left.tj__id order by tj__right.tj__t asc) as tj__rn
   from (
     select
       reflect('java.util.UUID', 'randomUUID') as tj__id,
@@ -27,11 +27,11 @@ from (
   left outer join (
     select
       tj__rsrc.`id` as tj__k0,
-      tj__rsrc.`ts` as tj__rt,
+      tj__rsrc.`ts` as tj__t,
       named_struct('r_ts', tj__rsrc.`ts`, 'r_value', tj__rsrc.`value`) as tj__m
     from features as tj__rsrc
   ) as tj__right
     on tj__left.tj__k0 = tj__right.tj__k0
-    and tj__right.tj__rt >= tj__left.tj__t
+    and tj__right.tj__t >= tj__left.tj__t
 ) as tj__ranked
 where tj__rn = 1;
