@@ -10,6 +10,8 @@ STAMP := $(VENV)/.installed
 
 # Spark's warehouse, Derby metastore and derby.log live here (git-ignored).
 export TEMPORAL_JOINS_STATE ?= $(CURDIR)/.spark
+# The Hive 2.3 engine's build (tools/hive: compiled runner, classpath, Derby template), git-ignored.
+export TEMPORAL_JOINS_HIVE_HOME ?= $(CURDIR)/.hive
 export DBT_PROFILES_DIR := $(CURDIR)/profiles
 export DBT_SEND_ANONYMOUS_USAGE_STATS := false
 export PYSPARK_PYTHON := $(CURDIR)/$(PY)
@@ -35,7 +37,7 @@ test: setup
 	$(PY) -m pytest tests
 
 clean:
-	rm -rf $(TEMPORAL_JOINS_STATE) target integration_tests/target integration_tests/dbt_packages .pytest_cache
+	rm -rf $(TEMPORAL_JOINS_STATE) $(TEMPORAL_JOINS_HIVE_HOME) target integration_tests/target integration_tests/dbt_packages .pytest_cache
 
 # make bench: the as-of join benchmark (benchmarks/README.md), results under benchmarks/results/<size>/.
 #   BENCH_SIZE=quick  N up to 100k, a laptop's quarter hour   BENCH_SIZE=full  N up to 1M (about 50M right rows), hours
@@ -60,3 +62,15 @@ RANGE_BENCH_ARGS ?=
 .PHONY: bench-range
 bench-range: setup
 	$(PY) -m benchmarks.range_join_bench $(RANGE_BENCH_ARGS)
+
+# make hive-engine: assemble the real Hive 2.3 engine (tools/hive/README.md) from the pyspark wheel,
+# once per venv and Java (cached in $(TEMPORAL_JOINS_HIVE_HOME)); the Hive tests also build it on demand.
+# make hive-shell: a hive> prompt on it (MR local mode, embedded Derby). HIVE_ARGS passes options,
+#   e.g. HIVE_ARGS="--timezone America/New_York", or HIVE_ARGS="-f my.hql --hivevar db=default"
+HIVE_ARGS ?=
+.PHONY: hive-engine hive-shell
+hive-engine: setup
+	$(PY) -m tools.hive --build
+
+hive-shell: hive-engine
+	$(PY) -m tools.hive $(HIVE_ARGS)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -570,8 +571,6 @@ def _plot(path: Path, records: list[dict]) -> None:
 
 
 def main(argv=None) -> int:
-    import re
-
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--size", choices=sorted(SIZES), default="quick")
     p.add_argument("--contenders", help="regex on contender names (default: all)")

@@ -34,7 +34,9 @@
     {#- rows without an order (nothing to pick) must not compete: a struct of nulls is the minimum -#}
     {{ return(agg ~ '(case when ' ~ order ~ ' is not null then named_struct(' ~ fields | join(', ') ~ ') end)') }}
   {%- else -%}
-    {%- for v in values -%}{%- do fields.append("'" ~ names[loop.index0] ~ "', " ~ agg ~ '_by(' ~ v ~ ', ' ~ order ~ ')') -%}{%- endfor -%}
+    {%- for v in values -%}
+      {%- do fields.append("'" ~ names[loop.index0] ~ "', " ~ agg ~ '_by(' ~ v ~ ', ' ~ order ~ ')') -%}
+    {%- endfor -%}
     {{ return('named_struct(' ~ fields | join(', ') ~ ')') }}
   {%- endif -%}
 {% endmacro %}

@@ -11,6 +11,7 @@
     tj__o<i>                the i-th order_by tie-breaker of a right row (union: numbered across its entries)
     tj__l                   the packed left row (one struct)
     tj__r                   the packed right row (one struct; union: tj__r<i>, entry i's)
+    tj__l__<n>, tj__r<i>__<j>  flat union (Hive): the n-th left column / entry i's j-th right column
     tj__m                   the right row matched to a left row (a struct, null for none; union and
                             broadcast: tj__m<i>, entry i's)
     tj__back<i>, tj__fwd<i> union: entry i's running backward / forward candidate of each row
@@ -21,24 +22,30 @@
     tj__bucket              range family: a bucket number; tj__lo / tj__hi the first / last bucket of a copied row
     tj__row                 range family: the packed row of the side a subquery holds
     tj__lc<i>, tj__v<i>     broadcast: the i-th grouped left column / candidate right value (numbered across entries)
-    tj__order               time-range carries: how candidates rank (the extreme wins); broadcast: tj__order<i>, entry i's
+    tj__order               time-range carries: how candidates rank (the extreme wins);
+                            broadcast: tj__order<i>, entry i's (flat, Hive: its fields tj__order<i>__<j>)
     tj__matches<i>          broadcast: how many candidates of entry i a left row has
     tj__dup                 broadcast: how many copies of a left row the input holds
 -#}
 
 {#- Pack every left column into one struct so the left row travels whole (and duplicates stay distinct rows).
-    carried: {lowercase left column: expression} of columns that travel outside the struct; none if nothing is left to pack. -#}
+    carried: {lowercase left column: expression} of columns that travel outside the struct; none if nothing
+    is left to pack. -#}
 {% macro _tj_pack_left(alias, left_columns, carried={}) %}
   {%- if left_columns is none -%}{{ return('struct(' ~ alias ~ '.*)') }}{%- endif -%}
   {%- set fields = [] -%}
-  {%- for c in left_columns if (c | lower) not in carried -%}{%- do fields.append("'" ~ c ~ "', " ~ alias ~ '.' ~ temporal_joins._tj_q(c)) -%}{%- endfor -%}
+  {%- for c in left_columns if (c | lower) not in carried -%}
+    {%- do fields.append("'" ~ c ~ "', " ~ alias ~ '.' ~ temporal_joins._tj_q(c)) -%}
+  {%- endfor -%}
   {{ return(('named_struct(' ~ fields | join(', ') ~ ')') if fields else none) }}
 {% endmacro %}
 
 {#- The right output columns packed into one struct, named as they are output. -#}
 {% macro _tj_pack_right(alias, right_columns) %}
   {%- set fields = [] -%}
-  {%- for rc in right_columns -%}{%- do fields.append("'" ~ rc.output ~ "', " ~ alias ~ '.' ~ temporal_joins._tj_q(rc.source)) -%}{%- endfor -%}
+  {%- for rc in right_columns -%}
+    {%- do fields.append("'" ~ rc.output ~ "', " ~ alias ~ '.' ~ temporal_joins._tj_q(rc.source)) -%}
+  {%- endfor -%}
   {{ return('named_struct(' ~ fields | join(', ') ~ ')') }}
 {% endmacro %}
 
@@ -54,14 +61,16 @@
     {%- endfor -%}
   {%- endif -%}
   {%- for rc in right_columns -%}
-    {%- do out.append(right_struct ~ '.' ~ temporal_joins._tj_q(rc.output) ~ ' as ' ~ temporal_joins._tj_q(rc.output)) -%}
+    {%- do out.append(right_struct ~ '.' ~ temporal_joins._tj_q(rc.output)
+                      ~ ' as ' ~ temporal_joins._tj_q(rc.output)) -%}
   {%- endfor -%}
   {{ return(out | join(',\n  ')) }}
 {% endmacro %}
 
 {#- later - earlier for a time kind; integral numbers go through decimal(20,0) so extreme values cannot overflow. -#}
 {% macro _tj_gap(later, earlier, kind) %}
-  {%- if kind == 'numeric_integral' -%}{{ return('(cast(' ~ later ~ ' as decimal(20,0)) - cast(' ~ earlier ~ ' as decimal(20,0)))') }}
+  {%- if kind == 'numeric_integral' -%}
+    {{ return('(cast(' ~ later ~ ' as decimal(20,0)) - cast(' ~ earlier ~ ' as decimal(20,0)))') }}
   {%- elif kind == 'date' -%}{{ return('datediff(' ~ later ~ ', ' ~ earlier ~ ')') }}
   {%- else -%}{{ return('(' ~ later ~ ' - ' ~ earlier ~ ')') }}
   {%- endif -%}

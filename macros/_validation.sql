@@ -65,8 +65,10 @@
 {#- `prefix`: '' or letters, digits and underscores, not starting with a digit (it starts output names). -#}
 {% macro _tj_prefix(macro_name, prefix) %}
   {%- if prefix is none -%}{{ return('') }}{%- endif -%}
-  {%- if prefix is not string or not modules.re.match('^[A-Za-z0-9_]*$', prefix) or (prefix != '' and prefix[0] in '0123456789') -%}
-    {{ temporal_joins._tj_fail(macro_name, 'prefix', "'' or a name prefix of letters, digits and underscores, not starting with a digit", prefix) }}
+  {%- if prefix is not string or not modules.re.match('^[A-Za-z0-9_]*$', prefix)
+         or (prefix != '' and prefix[0] in '0123456789') -%}
+    {{ temporal_joins._tj_fail(macro_name, 'prefix',
+         "'' or a name prefix of letters, digits and underscores, not starting with a digit", prefix) }}
   {%- endif -%}
   {{ return(prefix) }}
 {% endmacro %}
@@ -74,7 +76,8 @@
 {#- A column name: a plain SQL identifier, nothing else. -#}
 {% macro _tj_identifier(macro_name, argument, value) %}
   {%- if value is not string or not modules.re.match(temporal_joins._tj_identifier_pattern(), value) -%}
-    {{ temporal_joins._tj_fail(macro_name, argument, 'a column name matching ' ~ temporal_joins._tj_identifier_pattern(), value) }}
+    {{ temporal_joins._tj_fail(macro_name, argument,
+         'a column name matching ' ~ temporal_joins._tj_identifier_pattern(), value) }}
   {%- endif -%}
   {{ return(value) }}
 {% endmacro %}
@@ -107,7 +110,8 @@
     {%- do pairs.append([name, name]) -%}
   {%- elif value is mapping -%}
     {%- for l, r in value.items() -%}
-      {%- do pairs.append([temporal_joins._tj_identifier(macro_name, 'by', l), temporal_joins._tj_identifier(macro_name, 'by', r)]) -%}
+      {%- do pairs.append([temporal_joins._tj_identifier(macro_name, 'by', l),
+                           temporal_joins._tj_identifier(macro_name, 'by', r)]) -%}
     {%- endfor -%}
   {%- elif value is iterable -%}
     {%- for item in value -%}
@@ -115,7 +119,8 @@
         {%- set name = temporal_joins._tj_identifier(macro_name, 'by', item) -%}
         {%- do pairs.append([name, name]) -%}
       {%- elif item is iterable and item is not mapping and item | length == 2 -%}
-        {%- do pairs.append([temporal_joins._tj_identifier(macro_name, 'by', item[0]), temporal_joins._tj_identifier(macro_name, 'by', item[1])]) -%}
+        {%- do pairs.append([temporal_joins._tj_identifier(macro_name, 'by', item[0]),
+                             temporal_joins._tj_identifier(macro_name, 'by', item[1])]) -%}
       {%- else -%}
         {{ temporal_joins._tj_fail(macro_name, 'by', allowed, value) }}
       {%- endif -%}
@@ -145,6 +150,7 @@
   {%- elif value is string and modules.re.match('^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){0,2}$', value) -%}
     {%- set sql = value -%}
     {%- set parts = value.split('.') -%}
+    {{ temporal_joins._tj_require_cte_or_ref(macro_name, argument, value) if parts | length == 1 }}
     {%- if parts | length > 1 and execute -%}
       {%- set relation = adapter.get_relation(database=(parts[0] if parts | length == 3 else none),
                                               schema=parts[-2], identifier=parts[-1]) -%}
@@ -163,6 +169,24 @@
     {%- endfor -%}
   {%- endif -%}
   {{ return({'sql': sql, 'columns': columns}) }}
+{% endmacro %}
+
+{#-
+  A one-part name is taken as a CTE of the model. When it is no CTE there but names a model,
+  seed or snapshot of the project, the call almost surely meant ref(): say so now rather than
+  let Spark fail on a missing table. (The model's raw code and the graph exist only while a
+  node compiles; elsewhere, as in run-operation, nothing is checked.)
+-#}
+{% macro _tj_require_cte_or_ref(macro_name, argument, name) %}
+  {%- if not execute or model is not defined or graph is not defined -%}{{ return(none) }}{%- endif -%}
+  {%- set raw = model.get('raw_code', '') if model is mapping else (model.raw_code or '') -%}
+  {%- if modules.re.search('(?i)\\b' ~ name ~ '\\s+as\\s*\\(', raw) -%}{{ return(none) }}{%- endif -%}
+  {%- for node in graph.nodes.values()
+        if node.resource_type in ['model', 'seed', 'snapshot'] and node.name | lower == name | lower -%}
+    {{ temporal_joins._tj_fail(macro_name, argument, "a Relation (ref/source), the name of a CTE of this model, "
+         ~ "or schema.table", name, "no CTE of this model is named `" ~ name ~ "`, but a " ~ node.resource_type
+         ~ " is: pass ref('" ~ node.name ~ "')") }}
+  {%- endfor -%}
 {% endmacro %}
 
 {#-
@@ -227,8 +251,10 @@
 {% macro _tj_time_kind(column) %}
   {%- if column is none -%}{{ return('unknown') }}{%- endif -%}
   {%- set t = column.dtype | lower -%}
-  {%- if t in ['tinyint', 'smallint', 'int', 'integer', 'bigint', 'byte', 'short', 'long'] -%}{{ return('numeric_integral') }}
-  {%- elif t in ['float', 'double', 'real'] or t.startswith('decimal') or t.startswith('numeric') -%}{{ return('numeric') }}
+  {%- if t in ['tinyint', 'smallint', 'int', 'integer', 'bigint', 'byte', 'short', 'long'] -%}
+    {{ return('numeric_integral') }}
+  {%- elif t in ['float', 'double', 'real'] or t.startswith('decimal') or t.startswith('numeric') -%}
+    {{ return('numeric') }}
   {%- elif t.startswith('timestamp') -%}{{ return('timestamp') }}
   {%- elif t == 'date' -%}{{ return('date') }}
   {%- else -%}{{ return('other') }}
@@ -247,12 +273,15 @@
 {% macro _tj_common_time_kind(macro_name, left_info, left_time, right_info, right_time, tolerance) %}
   {%- set lk = temporal_joins._tj_time_kind(temporal_joins._tj_find_column(left_info, left_time)) -%}
   {%- set rk = temporal_joins._tj_time_kind(temporal_joins._tj_find_column(right_info, right_time)) -%}
-  {%- for arg, k, info, col in [('left_time', lk, left_info, left_time), ('right_time', rk, right_info, right_time)] if k == 'other' -%}
+  {%- for arg, k, info, col in [('left_time', lk, left_info, left_time), ('right_time', rk, right_info, right_time)]
+        if k == 'other' -%}
     {{ temporal_joins._tj_fail(macro_name, arg, 'a numeric, timestamp or date column', col, 'unsupported column type',
          received_type=temporal_joins._tj_find_column(info, col).dtype) }}
   {%- endfor -%}
-  {%- if lk != 'unknown' and rk != 'unknown' and temporal_joins._tj_kind_family(lk) != temporal_joins._tj_kind_family(rk) -%}
-    {{ temporal_joins._tj_fail(macro_name, 'right_time', 'a column of the same kind as left_time `' ~ left_time ~ '` (' ~ lk ~ ')',
+  {%- if lk != 'unknown' and rk != 'unknown'
+         and temporal_joins._tj_kind_family(lk) != temporal_joins._tj_kind_family(rk) -%}
+    {{ temporal_joins._tj_fail(macro_name, 'right_time',
+         'a column of the same kind as left_time `' ~ left_time ~ '` (' ~ lk ~ ')',
          right_time, 'time columns of different kinds (' ~ lk ~ ' vs ' ~ rk ~ ')') }}
   {%- endif -%}
   {%- if lk != 'unknown' and rk != 'unknown' -%}
@@ -280,29 +309,37 @@
 {% macro _tj_distance(macro_name, argument, value, kind) %}
   {%- set family = temporal_joins._tj_kind_family(kind) -%}
   {%- if value is none -%}{{ return(none) }}{%- endif -%}
+  {%- set negative = (value is number and value is not sameas true and value is not sameas false and value < 0)
+        or (value is string and value | trim | first == '-') -%}
+  {%- set negative_hint = temporal_joins._tj_negative_distance_hint(argument) if negative else none -%}
   {%- if family == 'numeric' -%}
     {%- if value is not number or value is sameas true or value is sameas false or value < 0 -%}
-      {{ temporal_joins._tj_fail(macro_name, argument, 'a non-negative number for numeric time columns', value) }}
+      {{ temporal_joins._tj_fail(macro_name, argument, 'a non-negative number for numeric time columns', value,
+                                 negative_hint) }}
     {%- endif -%}
     {{ return({'number': value | string}) }}
   {%- endif -%}
-  {%- set interval_allowed = "an interval string such as '90 seconds', '7 days', 'interval 1 hour' (units: second, minute, hour, day, week) for "
+  {%- set interval_allowed = "an interval string such as '90 seconds', '7 days', 'interval 1 hour'"
+      ~ " (units: second, minute, hour, day, week) for "
       ~ family ~ " time columns" ~ ("; whole days or weeks for dates" if family == 'date' else "") -%}
   {%- if value is not string -%}
-    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value) }}
+    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value, negative_hint) }}
   {%- endif -%}
-  {%- set m = modules.re.match('^\s*(?:interval\s+)?(\d+(?:\.\d+)?)\s+(second|minute|hour|day|week)s?\s*$', value | lower) -%}
+  {%- set m = modules.re.match('^\s*(?:interval\s+)?(\d+(?:\.\d+)?)\s+(second|minute|hour|day|week)s?\s*$',
+                               value | lower) -%}
   {%- if m is none -%}
-    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value) }}
+    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value, negative_hint) }}
   {%- endif -%}
   {%- set amount = m.group(1) -%}
   {%- set unit = m.group(2) -%}
   {%- if '.' in amount and unit != 'second' -%}
-    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value, 'fractions are only allowed for seconds') }}
+    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value,
+         'fractions are only allowed for seconds') }}
   {%- endif -%}
   {%- if family == 'date' -%}
     {%- if unit not in ['day', 'week'] -%}
-      {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value, 'date columns take whole days or weeks') }}
+      {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value,
+           'date columns take whole days or weeks') }}
     {%- endif -%}
     {{ return({'days': (amount | int) * (7 if unit == 'week' else 1)}) }}
   {%- endif -%}
@@ -310,6 +347,14 @@
     {{ return({'amount': ((amount | int) * 7) | string, 'unit': 'DAY'}) }}
   {%- endif -%}
   {{ return({'amount': amount, 'unit': unit | upper}) }}
+{% endmacro %}
+
+{#- What to say about a negative distance: distances are magnitudes, the argument names the side. -#}
+{% macro _tj_negative_distance_hint(argument) %}
+  {%- set hints = {'lower': 'distances are non-negative; `lower` reaches before left_time, use `upper` for after it',
+                   'upper': 'distances are non-negative; `upper` reaches after left_time, use `lower` for before it',
+                   'tolerance': 'a tolerance is non-negative; `direction` says on which side of left_time to look'} -%}
+  {{ return(hints.get(argument, 'distances are non-negative')) }}
 {% endmacro %}
 
 {#-
@@ -320,17 +365,21 @@
   collides with a left column is a compile error naming both.
   Returns {'right_columns': [{source, output}], 'left_columns': [names] or none}.
 -#}
-{% macro _tj_right_output_columns(macro_name, left_info, right_info, pairs, prefix, columns, always, include_keys=false) %}
+{% macro _tj_right_output_columns(macro_name, left_info, right_info, pairs, prefix, columns, always,
+                                  include_keys=false) %}
   {%- if columns is none -%}
     {%- if right_info.columns is none -%}
       {%- if execute -%}
-        {{ temporal_joins._tj_fail(macro_name, 'columns', 'a list of right column names (required when `right` is a CTE name, whose columns cannot be looked up)', columns) }}
+        {{ temporal_joins._tj_fail(macro_name, 'columns', 'a list of right column names'
+             ~ ' (required when `right` is a CTE name, whose columns cannot be looked up)', columns) }}
       {%- endif -%}
       {%- set wanted = [] -%}
     {%- else -%}
       {%- set right_keys = [] if include_keys else pairs | map(attribute=1) | map('lower') | list -%}
       {%- set wanted = [] -%}
-      {%- for c in right_info.columns if c.name | lower not in right_keys -%}{%- do wanted.append(c.name) -%}{%- endfor -%}
+      {%- for c in right_info.columns if c.name | lower not in right_keys -%}
+        {%- do wanted.append(c.name) -%}
+      {%- endfor -%}
     {%- endif -%}
   {%- else -%}
     {%- set wanted = temporal_joins._tj_require_columns(macro_name, 'columns', right_info, 'right',
@@ -348,7 +397,9 @@
   {%- endfor -%}
 
   {%- set outputs = [] -%}
-  {%- for rc in right_columns -%}{%- do outputs.append({'name': rc.output, 'what': 'right column `' ~ rc.source ~ '`'}) -%}{%- endfor -%}
+  {%- for rc in right_columns -%}
+    {%- do outputs.append({'name': rc.output, 'what': 'right column `' ~ rc.source ~ '`'}) -%}
+  {%- endfor -%}
   {%- set left_columns = temporal_joins._tj_left_names(left_info) -%}
   {{ temporal_joins._tj_check_output_names(macro_name, left_columns, outputs, prefix) }}
   {{ return({'right_columns': right_columns, 'left_columns': left_columns}) }}
@@ -369,7 +420,8 @@
   {%- for c in (left_columns or []) -%}{%- do taken.update({c | lower: 'left column `' ~ c ~ '`'}) -%}{%- endfor -%}
   {%- for o in outputs -%}
     {%- if o.name | lower in taken -%}
-      {{ temporal_joins._tj_fail(macro_name, 'prefix', 'a prefix that keeps the output names apart from the left columns and from each other',
+      {{ temporal_joins._tj_fail(macro_name, 'prefix',
+           'a prefix that keeps the output names apart from the left columns and from each other',
            prefix, o.what ~ ' would be output as `' ~ o.name ~ '`, which collides with ' ~ taken[o.name | lower]) }}
     {%- endif -%}
     {%- do taken.update({o.name | lower: o.what ~ ' (output as `' ~ o.name ~ '`)'}) -%}

@@ -15,8 +15,9 @@
 {% macro default__interval_join(left, right, left_time, right_start, right_end, by, left_start,
                                 left_end, start_inclusive, end_inclusive, join_type, columns,
                                 prefix, bin_size, strategy) %}
-  {%- set spec = temporal_joins._interval_join_spec(left, right, left_time, right_start, right_end, by, left_start, left_end,
-                                                     start_inclusive, end_inclusive, join_type, columns, prefix, bin_size, strategy) -%}
+  {%- set spec = temporal_joins._interval_join_spec(left, right, left_time, right_start, right_end, by,
+                                                     left_start, left_end, start_inclusive, end_inclusive,
+                                                     join_type, columns, prefix, bin_size, strategy) -%}
   {{ return(temporal_joins._interval_join_sql(spec, 'spark')) }}
 {% endmacro %}
 
@@ -24,7 +25,8 @@
 {% macro hive__interval_join(left, right, left_time, right_start, right_end, by, left_start,
                                 left_end, start_inclusive, end_inclusive, join_type, columns,
                                 prefix, bin_size, strategy) %}
-  {%- set spec = temporal_joins._interval_join_spec(left, right, left_time, right_start, right_end, by, left_start, left_end,
-                                                     start_inclusive, end_inclusive, join_type, columns, prefix, bin_size, strategy) -%}
+  {%- set spec = temporal_joins._interval_join_spec(left, right, left_time, right_start, right_end, by,
+                                                     left_start, left_end, start_inclusive, end_inclusive,
+                                                     join_type, columns, prefix, bin_size, strategy) -%}
   {{ return(temporal_joins._interval_join_sql(spec, 'hive')) }}
 {% endmacro %}

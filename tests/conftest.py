@@ -84,3 +84,41 @@ def seeded(dbt):
     result = dbt.invoke("seed")
     assert result.success, dbt.failure_message(result)
     return dbt
+
+
+class HiveEngines:
+    """Real Hive 2.3 engines (tools/hive: MR local mode, embedded Derby), one per JVM time zone,
+    each started on first use and stopped at the end of the run, on failure too. `timestamps`
+    ("wall" or "instant", see tools/hive/engine.py) switches the engine's mode for the caller."""
+
+    def __init__(self, root: Path):
+        self.root, self.engines = root, {}
+
+    def __call__(self, timezone: str = "UTC", timestamps: str = "wall"):
+        from tools.hive import HiveEngine
+
+        if timezone not in self.engines:
+            self.engines[timezone] = HiveEngine(self.root / timezone.replace("/", "_"), timezone=timezone).start()
+        engine = self.engines[timezone]
+        if engine.timestamps != timestamps:
+            engine.use_timestamps(timestamps)
+        return engine
+
+    def stop(self) -> None:
+        for engine in self.engines.values():
+            engine.stop()
+
+
+@pytest.fixture(scope="session")
+def hive_engines(tmp_path_factory):
+    engines = HiveEngines(tmp_path_factory.mktemp("hive"))
+    try:
+        yield engines
+    finally:
+        engines.stop()
+
+
+@pytest.fixture
+def hive(hive_engines):
+    """The UTC Hive engine shared by every Hive test of the run, in "wall" timestamp mode."""
+    return hive_engines("UTC")

@@ -164,3 +164,30 @@ def test_hive_flavour_needs_introspectable_left(canary):
     assert not result.success
     message = canary.failure_message(result)
     assert "`left`" in message and "Hive flavour" in message and "'l'" in message, message
+
+
+def test_a_model_name_without_ref_is_pointed_at_ref(canary):
+    """A one-part name that is no CTE of the model but names a seed: the message says to use ref()."""
+    result = canary.compile_inline(
+        "{{ temporal_joins.asof_join('asof_labels', ref('asof_features'), 'label_time', 'feature_time', by='id') }}"
+    )
+    assert not result.success
+    message = canary.failure_message(result)
+    assert "`left`" in message and "no CTE of this model is named `asof_labels`" in message, message
+    assert "pass ref('asof_labels')" in message, message
+    # the same name defined as a CTE of the model is a CTE, and compiles
+    cte = canary.compile_inline(
+        "with asof_labels as (select * from {{ ref('asof_labels') }}) "
+        "{{ temporal_joins.asof_join('asof_labels', ref('asof_features'), 'label_time', 'feature_time', by='id') }}"
+    )
+    assert cte.success, canary.failure_message(cte)
+
+
+def test_a_negative_distance_names_the_other_side(canary):
+    result = canary.compile_inline(
+        "{{ temporal_joins.range_join(ref('asof_labels'), ref('asof_features'), 'label_time', 'feature_time', "
+        "by='id', lower='-30 seconds') }}"
+    )
+    message = canary.failure_message(result)
+    assert not result.success and "`lower`" in message, message
+    assert "distances are non-negative; `lower` reaches before left_time, use `upper` for after it" in message

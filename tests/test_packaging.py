@@ -30,3 +30,17 @@ def test_wheel_holds_the_runtime_package_only(tmp_path):
     } <= shipped
     # repo tooling (endpoints, Hive engine, render harness, HiveQL export) stays out of the wheel
     assert not any(part in n for n in names for part in ("local_spark", "hive_export", "hiveql", "tools/", "tests/"))
+
+
+def test_one_version_everywhere():
+    """The dbt package, the Python package and the changelog's latest release name one version."""
+    import tomllib
+    import yaml
+
+    import temporal_joins
+
+    python = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    dbt = yaml.safe_load((REPO / "dbt_project.yml").read_text())["version"]
+    changelog = next(line for line in (REPO / "CHANGELOG.md").read_text().splitlines() if line.startswith("## "))
+    assert python == dbt == temporal_joins.__version__, (python, dbt, temporal_joins.__version__)
+    assert changelog.startswith(f"## {python} "), changelog

@@ -33,6 +33,7 @@ from asof_cases import (
     spark_schemas,
     whole_row_mismatches,
 )
+from py4j.protocol import Py4JJavaError
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
@@ -308,7 +309,7 @@ def test_native_defect_timestamp_as_of_columns(spark):
     left, right = _ts_frames(spark)
     spark.conf.set(asof.NATIVE_FLAG, "true")
     try:
-        with pytest.raises(Exception):
+        with pytest.raises(Py4JJavaError, match="Cannot extract as-of keys"):
             left._joinAsOf(right, "label_time", "feature_time", on=[left.id == right.id], how="left").collect()
     finally:
         spark.conf.unset(asof.NATIVE_FLAG)
@@ -393,10 +394,8 @@ def test_invalid_arguments_name_argument_allowed_and_received(spark):
     assert "invalid argument `allow_exact_matches`. Allowed: true, false. Received: 'yes'." in _err(
         spark, allow_exact_matches="yes"
     )
-    assert "`tolerance`. Allowed: a non-negative number for numeric time columns. Received: -1." in _err(
-        spark, tolerance=-1
-    )
-    assert "`tolerance`. Allowed: a non-negative number" in _err(spark, tolerance="1 day")
+    assert "Allowed: a non-negative number for numeric time columns. Received: -1." in _err(spark, tolerance=-1)
+    assert "Allowed: a non-negative number" in _err(spark, tolerance="1 day")
     assert "`left_time`: column not found in left" in _err(spark, left_time="nope")
     assert "`right_time`: this argument is required" in _err(spark, right_time=None)
     injected = "1 day); drop table x; --"
@@ -411,11 +410,19 @@ def test_timestamp_tolerance_vocabulary(spark):
     """Every way to write a timestamp tolerance gives the rows it means (label b is 10 minutes
     after its latest feature row, so only tolerances of 10 minutes or more keep its match)."""
     left, right = _ts_frames(spark)
-    matched_b = {"1 hour": 4.0, "interval 90 seconds": None, "2 weeks": 4.0, "1.5 seconds": None,
-                 "10 minutes": 4.0, dt.timedelta(minutes=5): None, dt.timedelta(minutes=10): 4.0}
+    matched_b = {
+        "1 hour": 4.0,
+        "interval 90 seconds": None,
+        "2 weeks": 4.0,
+        "1.5 seconds": None,
+        "10 minutes": 4.0,
+        dt.timedelta(minutes=5): None,
+        dt.timedelta(minutes=10): 4.0,
+    }
     for tol, value_b in matched_b.items():
-        df = asof_join(left, right, "label_time", "feature_time", by="id", tolerance=tol, order_by="version",
-                       engine="arrow")
+        df = asof_join(
+            left, right, "label_time", "feature_time", by="id", tolerance=tol, order_by="version", engine="arrow"
+        )
         rows = sorted((r.label, None if r.value is None else float(r.value)) for r in df.collect())
         assert rows == [("a", 3.0), ("b", value_b), ("c", None)], tol
     with pytest.raises(ValueError, match="fractions are only allowed for seconds"):
@@ -508,3 +515,51 @@ def test_broadcast_engine_refuses_unkeyed_joins_and_map_columns(spark):
         engine="auto",
     )
     assert "BroadcastHashJoin" not in _plan(auto)
+
+
+def test_timestamp_ntz_against_timestamp_reads_the_session_time_zone(seeded, spark):
+    """A TIMESTAMP_NTZ label time against TIMESTAMP feature times is read in the session time
+    zone (Spark's own cast), by the SQL macro and every engine alike. In New York on the day
+    DST starts, the label's 03:30 is 07:30 UTC: the 07:00 UTC row is its backward match (read
+    as UTC, 03:30 would match nothing)."""
+    zone = spark.conf.get("spark.sql.session.timeZone")
+    try:
+        spark.sql("create database if not exists tj_ntz")
+        spark.sql("drop table if exists tj_ntz.labels")
+        spark.sql("drop table if exists tj_ntz.features")
+        spark.sql(
+            "create table tj_ntz.labels using parquet as "
+            "select 1 as id, timestamp_ntz'2024-03-10 03:30:00' as label_time"
+        )
+        spark.sql(
+            "create table tj_ntz.features using parquet as select * from values "
+            "(1, timestamp'2024-03-10T07:00:00+00:00', 'seven'), (1, timestamp'2024-03-10T08:00:00+00:00', 'eight') "
+            "as f(id, feature_time, name)"
+        )
+        sql = seeded.render(
+            [
+                {
+                    "id": "ntz",
+                    "macro": "asof_join",
+                    "kwargs": {
+                        "left": {"relation": "tj_ntz.labels"},
+                        "right": {"relation": "tj_ntz.features"},
+                        "left_time": "label_time",
+                        "right_time": "feature_time",
+                        "by": "id",
+                        "strategy": "union",
+                    },
+                }
+            ]
+        )["ntz"]
+        # after rendering: the dbt session target sets its own zone when it opens
+        spark.conf.set("spark.sql.session.timeZone", "America/New_York")
+        got = {"sql": [r.name for r in spark.sql(sql).collect()]}
+        left, right = spark.table("tj_ntz.labels"), spark.table("tj_ntz.features")
+        for engine in ENGINES:
+            got[engine] = [
+                r.name for r in asof_join(left, right, "label_time", "feature_time", by="id", engine=engine).collect()
+            ]
+        assert got == {name: ["seven"] for name in got}, got
+    finally:
+        spark.conf.set("spark.sql.session.timeZone", zone)

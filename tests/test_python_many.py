@@ -10,6 +10,7 @@ time order whatever K), the errors (the macro's messages, naming the entry) and 
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections import Counter
 from functools import reduce
@@ -184,8 +185,6 @@ def test_errors_name_the_entry(spark):
 
 
 def test_entry_defaults_are_asof_joins():
-    import inspect
-
     params = inspect.signature(asof_join).parameters
     assert {k: (tuple(params[k].default) if k == "by" else params[k].default) for k in ENTRY_DEFAULTS} == ENTRY_DEFAULTS
 

@@ -9,22 +9,22 @@ select
   tj__lc0 as `id`,
   tj__lc1 as `ts`,
   tj__lc2 as `label`,
-  tj__m0.`r_ts` as `r_ts`,
-  tj__m0.`r_value` as `r_value`
+  tj__m.`r_ts` as `r_ts`,
+  tj__m.`r_value` as `r_value`
 from (
   select
     tj__lc0,
     tj__lc1,
     tj__lc2,
-    max(case when tj__order0 is not null then named_struct('tj__order', tj__order0, 'r_ts', tj__v0, 'r_value', tj__v1) end) as tj__m0,
-    count(tj__order0) as tj__matches0,
+    max(case when tj__order is not null then named_struct('tj__order', tj__order, 'r_ts', tj__v0, 'r_value', tj__v1) end) as tj__m,
+    count(tj__order) as tj__matches,
     sum(tj__copy) as tj__dup
   from (
     select
       tj__lsrc.`id` as tj__lc0,
       tj__lsrc.`ts` as tj__lc1,
       tj__lsrc.`label` as tj__lc2,
-      null as tj__order0,
+      null as tj__order,
       null as tj__v0,
       null as tj__v1,
       1 as tj__copy
@@ -34,7 +34,7 @@ from (
       tj__lsrc.`id` as tj__lc0,
       tj__lsrc.`ts` as tj__lc1,
       tj__lsrc.`label` as tj__lc2,
-      tj__rsrc.`ts` as tj__order0,
+      tj__rsrc.`ts` as tj__order,
       tj__rsrc.`ts` as tj__v0,
       tj__rsrc.`value` as tj__v1,
       0 as tj__copy

@@ -9,23 +9,22 @@ select
   tj__k0 as `id`,
   tj__t as `ts`,
   tj__l.`label` as `label`,
-  tj__m0.`r_ts` as `r_ts`,
-  tj__m0.`r_value` as `r_value`
+  tj__m.`r_ts` as `r_ts`,
+  tj__m.`r_value` as `r_value`
 from (
-  select tj__k0, tj__t, tj__l, case when tj__t is null then null when tj__fwd0 is null or (tj__back0 is not null and (cast(tj__t as decimal(20,0)) - cast(tj__back0.`r_ts` as decimal(20,0))) <= (cast(tj__fwd0.`r_ts` as decimal(20,0)) - cast(tj__t as decimal(20,0)))) then case when true then tj__back0 end else case when true then tj__fwd0 end end as tj__m0
+  select tj__k0, tj__t, tj__l, case when tj__t is null then null when tj__fwd is null or (tj__back is not null and (cast(tj__t as decimal(20,0)) - cast(tj__back.`r_ts` as decimal(20,0))) <= (cast(tj__fwd.`r_ts` as decimal(20,0)) - cast(tj__t as decimal(20,0)))) then case when true then tj__back end else case when true then tj__fwd end end as tj__m
   from (
     
     select tj__k0, tj__l, tj__side, tj__t,
-      last_value(tj__r0, true) over (partition by tj__k0 order by tj__t asc, tj__side asc rows between unbounded preceding and current row) as tj__back0,
-      last_value(tj__r0, true) over (partition by tj__k0 order by tj__t desc, tj__side asc rows between unbounded preceding and current row) as tj__fwd0
+      last_value(tj__r, true) over (partition by tj__k0 order by tj__t asc, tj__side asc rows between unbounded preceding and current row) as tj__back,
+      last_value(tj__r, true) over (partition by tj__k0 order by tj__t desc, tj__side asc rows between unbounded preceding and current row) as tj__fwd
     from (
-      
       select
         tj__lsrc.`id` as tj__k0,
         tj__lsrc.`ts` as tj__t,
         1 as tj__side,
         named_struct('label', tj__lsrc.`label`) as tj__l,
-        null as tj__r0
+        null as tj__r
       from labels as tj__lsrc
       union all
       select
@@ -33,7 +32,7 @@ from (
         tj__rsrc.`ts` as tj__t,
         0 as tj__side,
         null as tj__l,
-        named_struct('r_ts', tj__rsrc.`ts`, 'r_value', tj__rsrc.`value`) as tj__r0
+        named_struct('r_ts', tj__rsrc.`ts`, 'r_value', tj__rsrc.`value`) as tj__r
       from features as tj__rsrc
       where tj__rsrc.`id` is not null and tj__rsrc.`ts` is not null
     ) as tj__events

@@ -38,8 +38,23 @@
       {%- do n_values.append(1) -%}
       {%- do names.append(rc.output) -%}
     {%- endfor -%}
-    {%- do picks.append({'on': on, 'best': temporal_joins._asof_candidate_order(e, e.direction, lt, rt),
-                         'order': 'tj__order' ~ loop.index0, 'values': values, 'names': names}) -%}
+    {%- set best = temporal_joins._asof_candidate_order(e, e.direction, lt, rt) -%}
+    {%- set order = 'tj__order' ~ loop.index0 -%}
+    {#- crossing the union: the order (one column), or (flat, Hive) its fields tj__order<i>__<j>, the
+        struct built in the aggregate; the first field is null exactly when there is no candidate -#}
+    {%- set crossing = [[order, best.order]] -%}
+    {%- if p.get('flat', false) and best.fields | length > 1 -%}
+      {%- set crossing = [] -%}
+      {%- set named = [] -%}
+      {%- for f in best.fields -%}
+        {%- do crossing.append([order ~ '__' ~ loop.index0, f]) -%}
+        {%- do named.append("'o" ~ loop.index0 ~ "', " ~ order ~ '__' ~ loop.index0) -%}
+      {%- endfor -%}
+      {%- set order = 'case when ' ~ crossing[0][0] ~ ' is not null then named_struct(' ~ named | join(', ')
+            ~ ') end' -%}
+    {%- endif -%}
+    {%- do picks.append({'on': on, 'best': best, 'order': order, 'crossing': crossing, 'values': values,
+                         'names': names}) -%}
   {%- endfor -%}
 
   {#- the left row: its columns when known (a faster grouping key), else the packed struct (Spark, CTE input) -#}
@@ -68,7 +83,8 @@ from (
     {{ g.name }},
     {%- endfor %}
     {%- for pick in picks %}
-    {{ temporal_joins._tj_arg_extreme(pick.best.agg, pick.order, pick['values'], pick.names, dialect) }} as tj__m{{ loop.index0 }},
+    {{ temporal_joins._tj_arg_extreme(pick.best.agg, pick.order, pick['values'], pick.names, dialect)
+    }} as tj__m{{ loop.index0 }},
     count({{ pick.order }}) as tj__matches{{ loop.index0 }},
     {%- endfor %}
     sum(tj__copy) as tj__dup
@@ -78,7 +94,9 @@ from (
       {{ g.expr }} as {{ g.name }},
       {%- endfor %}
       {%- for pick in picks %}
-      {{ temporal_joins._tj_absent(dialect) }} as {{ pick.order }},
+      {%- for name, expr in pick.crossing %}
+      {{ temporal_joins._tj_absent(dialect) }} as {{ name }},
+      {%- endfor %}
       {%- for v in pick['values'] %}
       {{ temporal_joins._tj_absent(dialect) }} as {{ v }},
       {%- endfor %}
@@ -95,9 +113,13 @@ from (
       {{ g.expr }} as {{ g.name }},
       {%- endfor %}
       {%- for other in picks %}
-      {{ other.best.order if loop.index0 == i else temporal_joins._tj_absent(dialect) }} as {{ other.order }},
+      {%- set mine = loop.index0 == i %}
+      {%- for name, expr in other.crossing %}
+      {{ expr if mine else temporal_joins._tj_absent(dialect) }} as {{ name }},
+      {%- endfor %}
       {%- for v in other['values'] %}
-      {{ ('tj__rsrc.' ~ temporal_joins._tj_q(e.right_columns[loop.index0].source)) if other.order == pick.order else temporal_joins._tj_absent(dialect) }} as {{ v }},
+      {{ ('tj__rsrc.' ~ temporal_joins._tj_q(e.right_columns[loop.index0].source)) if mine
+         else temporal_joins._tj_absent(dialect) }} as {{ v }},
       {%- endfor %}
       {%- endfor %}
       0 as tj__copy

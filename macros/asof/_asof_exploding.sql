@@ -10,7 +10,9 @@
   {%- set lt = 'tj__left.tj__t' -%}
   {%- set rt = 'tj__right.tj__t' -%}
   {%- set keys = [] -%}
-  {%- for pair in spec.by -%}{%- do keys.append(['tj__left.tj__k' ~ loop.index0, 'tj__right.tj__k' ~ loop.index0]) -%}{%- endfor -%}
+  {%- for pair in spec.by -%}
+    {%- do keys.append(['tj__left.tj__k' ~ loop.index0, 'tj__right.tj__k' ~ loop.index0]) -%}
+  {%- endfor -%}
   {%- set on = temporal_joins._asof_candidate_conditions(spec, lt, rt, keys) -%}
   {%- if spec.direction == 'backward' -%}
     {%- set rank = [rt ~ ' desc'] -%}
@@ -23,7 +25,8 @@
   {%- endif -%}
   {%- if not on -%}{%- do on.append('1 = 1') -%}{%- endif -%}
   {%- for ob in spec.order_by -%}{%- do rank.append('tj__right.tj__o' ~ loop.index0 ~ ' desc') -%}{%- endfor -%}
-  {%- set prune = temporal_joins._asof_prune_conditions(spec, spec.bounds, 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time), dialect) -%}
+  {%- set prune = temporal_joins._asof_prune_conditions(spec, spec.bounds,
+        'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time), dialect) -%}
 select
   {{ temporal_joins._tj_unpack('tj__l', spec.left_columns, 'tj__m', spec.right_columns) }}
 from (

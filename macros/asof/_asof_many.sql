@@ -26,15 +26,18 @@
   {%- set left_time = temporal_joins._tj_column(m, 'left_time', left_time, left_info, 'left') -%}
   {%- set lc = temporal_joins._tj_find_column(left_info, left_time) -%}
   {%- if temporal_joins._tj_time_kind(lc) == 'other' -%}
-    {{ temporal_joins._tj_fail(m, 'left_time', 'a numeric, timestamp or date column', left_time, 'unsupported column type', received_type=lc.dtype) }}
+    {{ temporal_joins._tj_fail(m, 'left_time', 'a numeric, timestamp or date column', left_time,
+         'unsupported column type', received_type=lc.dtype) }}
   {%- endif -%}
   {%- set join_type = temporal_joins._tj_choice(m, 'join_type', join_type, ['left', 'inner']) -%}
   {%- set strategy = temporal_joins._tj_choice(m, 'strategy', strategy, ['auto', 'union', 'exploding', 'broadcast']) -%}
 
   {%- set defaults = temporal_joins._asof_many_entry_defaults() -%}
   {%- set keys_allowed = ['relation', 'right_time'] + defaults.keys() | list -%}
-  {%- set entry_allowed = 'a mapping with `relation` and `right_time`, and any of asof_join\'s ' ~ defaults.keys() | join(', ') -%}
-  {%- if rights is none or rights is string or rights is mapping or rights is not iterable or rights | length == 0 -%}
+  {%- set entry_allowed = 'a mapping with `relation` and `right_time`, and any of asof_join\'s '
+        ~ defaults.keys() | join(', ') -%}
+  {%- if rights is none or rights is string or rights is mapping or rights is not iterable
+        or rights | length == 0 -%}
     {{ temporal_joins._tj_fail(m, 'rights', 'a non-empty list of entries, each ' ~ entry_allowed, rights) }}
   {%- endif -%}
   {%- set entries = [] -%}
@@ -45,15 +48,17 @@
       {{ temporal_joins._tj_fail(m, 'rights[' ~ i ~ ']', entry_allowed, item) }}
     {%- endif -%}
     {%- for key in item.keys() if key not in keys_allowed -%}
-      {{ temporal_joins._tj_fail(m, 'rights[' ~ i ~ ']', 'the keys ' ~ keys_allowed | join(', '), key, 'unknown key') }}
+      {{ temporal_joins._tj_fail(m, 'rights[' ~ i ~ ']', 'the keys ' ~ keys_allowed | join(', '), key,
+           'unknown key') }}
     {%- endfor -%}
     {%- set args = dict(defaults) -%}
     {%- do args.update(item) -%}
     {%- set right_info = temporal_joins._tj_relation(scope, 'relation', args.get('relation')) -%}
     {%- set prefix = temporal_joins._tj_prefix(scope, args.prefix) -%}
     {%- set pairs = temporal_joins._tj_keys(scope, left_info, right_info, args.by) -%}
-    {%- set entry = temporal_joins._asof_entry(scope, left_info, left_time, right_info, pairs, prefix, args.get('right_time'),
-          args.direction, args.allow_exact_matches, args.tolerance, args.columns, args.order_by) -%}
+    {%- set entry = temporal_joins._asof_entry(scope, left_info, left_time, right_info, pairs, prefix,
+          args.get('right_time'), args.direction, args.allow_exact_matches, args.tolerance, args.columns,
+          args.order_by) -%}
     {%- if strategy == 'broadcast' -%}
       {{ temporal_joins._asof_broadcast_check(scope, m, left_info, pairs, args.by) }}
     {%- endif -%}
@@ -63,7 +68,8 @@
   {{ temporal_joins._asof_many_check_outputs(entries) }}
 
   {{ return({
-      'macro': m, 'left': left_info.sql, 'left_info': left_info, 'left_columns': temporal_joins._tj_left_names(left_info),
+      'macro': m, 'left': left_info.sql, 'left_info': left_info,
+      'left_columns': temporal_joins._tj_left_names(left_info),
       'left_time': left_time, 'join_type': join_type, 'strategy': strategy, 'entries': entries,
       'passes': temporal_joins._asof_many_passes(m, left_info, entries, strategy),
       'bounds': temporal_joins._asof_prune_bounds(m, left_info, left_time, entries),
@@ -78,8 +84,9 @@
     {%- for rc in e.right_columns -%}
       {%- set what = 'right column `' ~ rc.source ~ '` of rights[' ~ e.index ~ ']' -%}
       {%- if rc.output | lower in taken -%}
-        {{ temporal_joins._tj_fail(e.scope, 'prefix', 'a prefix that keeps the output names apart from the left columns and from each other',
-             e.prefix, what ~ ' would be output as `' ~ rc.output ~ '`, which collides with ' ~ taken[rc.output | lower]) }}
+        {{ temporal_joins._tj_fail(e.scope, 'prefix',
+             'a prefix that keeps the output names apart from the left columns and from each other', e.prefix,
+             what ~ ' would be output as `' ~ rc.output ~ '`, which collides with ' ~ taken[rc.output | lower]) }}
       {%- endif -%}
       {%- do taken.update({rc.output | lower: what ~ ' (output as `' ~ rc.output ~ '`)'}) -%}
     {%- endfor -%}
@@ -92,7 +99,8 @@
   {%- set c = temporal_joins._tj_find_column(info, name) -%}
   {%- if c is none -%}{{ return('unknown') }}{%- endif -%}
   {%- set t = c.dtype | lower -%}
-  {%- if temporal_joins._tj_time_kind(c) == 'numeric_integral' or t.startswith('decimal') or t.startswith('numeric') -%}
+  {%- if temporal_joins._tj_time_kind(c) == 'numeric_integral' or t.startswith('decimal')
+        or t.startswith('numeric') -%}
     {{ return('exact') }}
   {%- elif t in ['float', 'double', 'real'] -%}
     {{ return('float') }}
@@ -142,14 +150,17 @@
       {%- do unions.append({'strategy': 'union', 'entries': g.entries}) -%}
     {%- endif -%}
   {%- endfor -%}
-  {{ return(([{'strategy': 'broadcast', 'entries': broadcast | sort(attribute='index') | list}] if broadcast else []) + unions) }}
+  {%- set first = [{'strategy': 'broadcast', 'entries': broadcast | sort(attribute='index') | list}]
+        if broadcast else [] -%}
+  {{ return(first + unions) }}
 {% endmacro %}
 
 {#- The SQL: each pass reads the previous one's output (a subquery) as its left side; the last select
     puts the entries' columns in the entries' order when the passes changed it. -#}
 {% macro _asof_many_render(spec, dialect) %}
   {%- if dialect == 'hive' and spec.left_columns is none and execute -%}
-    {{ temporal_joins._tj_fail(spec.macro, 'left', 'a Relation (ref/source) or schema.table for the Hive flavour, whose columns can be looked up (HiveQL cannot expand a struct column with .*)', spec.left) }}
+    {{ temporal_joins._tj_fail(spec.macro, 'left', 'a Relation (ref/source) or schema.table for the Hive flavour,'
+         ~ ' whose columns can be looked up (HiveQL cannot expand a struct column with .*)', spec.left) }}
   {%- endif -%}
   {%- set current = {'sql': spec.left, 'columns': spec.left_info.columns} -%}
   {%- set order = [] -%}
@@ -160,7 +171,7 @@
           'macro': spec.macro, 'left': current.sql, 'left_info': current,
           'left_columns': temporal_joins._tj_left_names(current), 'left_time': spec.left_time,
           'join_type': spec.join_type, 'strategy': pass.strategy, 'bounds': spec.bounds, 'entries': pass.entries,
-          'left_carried': {}, 'time_ranges': none}) -%}
+          'left_carried': {}, 'time_ranges': none, 'flat': dialect == 'hive'}) -%}
     {%- if pass.strategy == 'union' -%}
       {%- do p.update({'left_carried': temporal_joins._asof_left_carried(current, spec.left_time, pass.entries)}) -%}
       {%- if not pass.entries[0].by -%}
@@ -196,7 +207,9 @@
   {%- set outputs = [] -%}
   {%- for c in spec.left_columns -%}{%- do outputs.append('tj__passes.' ~ temporal_joins._tj_q(c)) -%}{%- endfor -%}
   {%- for e in spec.entries -%}
-    {%- for rc in e.right_columns -%}{%- do outputs.append('tj__passes.' ~ temporal_joins._tj_q(rc.output)) -%}{%- endfor -%}
+    {%- for rc in e.right_columns -%}
+      {%- do outputs.append('tj__passes.' ~ temporal_joins._tj_q(rc.output)) -%}
+    {%- endfor -%}
   {%- endfor -%}
 select
   {{ outputs | join(',\n  ') }}

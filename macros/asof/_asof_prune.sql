@@ -19,7 +19,8 @@
   and the two sides' time types may differ).
 -#}
 
-{#- none (no pruning) or {'lo': SQL, 'hi': SQL, 'at_run_time'}: the earliest and latest left time, in the left time's type. -#}
+{#- none (no pruning) or {'lo': SQL, 'hi': SQL, 'at_run_time'}: the earliest and latest left time, in the
+    left time's type. -#}
 {% macro _asof_prune_bounds(m, left_info, left_time, entries) %}
   {%- for e in entries if e.tolerance is none -%}{{ return(none) }}{%- endfor -%}
   {%- if not execute -%}{{ return(none) }}{%- endif -%}
@@ -43,7 +44,8 @@
   {{ return(bounds) }}
 {% endmacro %}
 
-{#- The compile-time query: the left side's earliest and latest time, as text (relation_sql and left_time are validated). -#}
+{#- The compile-time query: the left side's earliest and latest time, as text (relation_sql and left_time
+    are validated). -#}
 {% macro _asof_prune_bounds_sql(relation_sql, left_time) %}
   {%- set lt = 'tj__bsrc.' ~ temporal_joins._tj_q(left_time) -%}
   {{ return('select cast(min(' ~ lt ~ ') as string) as tj__lo, cast(max(' ~ lt ~ ') as string) as tj__hi from '

@@ -57,9 +57,12 @@
         temporal_joins._tj_identifier_list(m, 'order_by', order_by)) -%}
 
   {#- Right columns to bring: default all but the keys; the matched right_time always comes along. -#}
-  {%- set outputs = temporal_joins._tj_right_output_columns(m, left_info, right_info, pairs, prefix, columns, [right_time]) -%}
+  {%- set outputs = temporal_joins._tj_right_output_columns(m, left_info, right_info, pairs, prefix, columns,
+                                                            [right_time]) -%}
   {%- set time_output = [] -%}
-  {%- for rc in outputs.right_columns if rc.source | lower == right_time | lower -%}{%- do time_output.append(rc.output) -%}{%- endfor -%}
+  {%- for rc in outputs.right_columns if rc.source | lower == right_time | lower -%}
+    {%- do time_output.append(rc.output) -%}
+  {%- endfor -%}
   {{ return({
       'right': right_info.sql, 'right_info': right_info, 'by': pairs, 'right_time': right_time, 'kind': kind,
       'direction': direction, 'allow_exact_matches': allow_exact_matches, 'tolerance': tolerance,
@@ -68,13 +71,17 @@
   }) }}
 {% endmacro %}
 
-{#- strategy='broadcast' needs keys and a groupable left side. m names the entry for `by`; macro the macro for `strategy`. -#}
+{#- strategy='broadcast' needs keys and a groupable left side. m names the entry for `by`; macro the
+    macro for `strategy`. -#}
 {% macro _asof_broadcast_check(m, macro, left_info, pairs, by) %}
   {%- if not pairs -%}
-    {{ temporal_joins._tj_fail(m, 'by', 'one or more key columns when strategy is broadcast (without keys every right row would be paired with every earlier left row)', by) }}
+    {{ temporal_joins._tj_fail(m, 'by', 'one or more key columns when strategy is broadcast'
+         ~ ' (without keys every right row would be paired with every earlier left row)', by) }}
   {%- endif -%}
   {%- for c in temporal_joins._asof_ungroupable(left_info) -%}
-    {{ temporal_joins._tj_fail(macro, 'strategy', 'auto, union, exploding when `left` has map or variant columns (broadcast groups by the left columns, and maps cannot be grouped)', 'broadcast', 'left column `' ~ c.name ~ '` is ' ~ c.dtype) }}
+    {{ temporal_joins._tj_fail(macro, 'strategy', 'auto, union, exploding when `left` has map or variant columns'
+         ~ ' (broadcast groups by the left columns, and maps cannot be grouped)',
+         'broadcast', 'left column `' ~ c.name ~ '` is ' ~ c.dtype) }}
   {%- endfor -%}
 {% endmacro %}
 
@@ -112,7 +119,8 @@
 {% macro _asof_render(spec, dialect) %}
   {#- Spark expands the packed left row with `struct.*`; HiveQL cannot, so it needs the left columns. -#}
   {%- if dialect == 'hive' and spec.left_columns is none and execute -%}
-    {{ temporal_joins._tj_fail(spec.macro, 'left', 'a Relation (ref/source) or schema.table for the Hive flavour, whose columns can be looked up (HiveQL cannot expand a struct column with .*)', spec.left) }}
+    {{ temporal_joins._tj_fail(spec.macro, 'left', 'a Relation (ref/source) or schema.table for the Hive flavour,'
+         ~ ' whose columns can be looked up (HiveQL cannot expand a struct column with .*)', spec.left) }}
   {%- endif -%}
   {%- if spec.strategy == 'exploding' -%}
     {{ return(temporal_joins._asof_exploding_sql(spec, dialect)) }}
@@ -143,10 +151,12 @@
   {%- endif -%}
   {%- if spec.tolerance is not none -%}
     {%- if spec.direction in ['backward', 'nearest'] -%}
-      {%- do on.append('(' ~ rt ~ ' > ' ~ lt ~ ' or ' ~ temporal_joins._tj_within(lt, rt, spec.kind, spec.tolerance, 'backward') ~ ')') -%}
+      {%- do on.append('(' ~ rt ~ ' > ' ~ lt ~ ' or '
+                       ~ temporal_joins._tj_within(lt, rt, spec.kind, spec.tolerance, 'backward') ~ ')') -%}
     {%- endif -%}
     {%- if spec.direction in ['forward', 'nearest'] -%}
-      {%- do on.append('(' ~ rt ~ ' < ' ~ lt ~ ' or ' ~ temporal_joins._tj_within(lt, rt, spec.kind, spec.tolerance, 'forward') ~ ')') -%}
+      {%- do on.append('(' ~ rt ~ ' < ' ~ lt ~ ' or '
+                       ~ temporal_joins._tj_within(lt, rt, spec.kind, spec.tolerance, 'forward') ~ ')') -%}
     {%- endif -%}
   {%- endif -%}
   {{ return(on) }}
@@ -184,10 +194,10 @@
     {%- do fields.append('case when ' ~ rt ~ ' <= ' ~ lt ~ ' then 1 else 0 end') -%}
   {%- endif -%}
   {%- for ob in spec.order_by -%}{%- do fields.append('tj__rsrc.' ~ temporal_joins._tj_q(ob)) -%}{%- endfor -%}
-  {%- if fields | length == 1 -%}{{ return({'agg': agg, 'order': fields[0]}) }}{%- endif -%}
+  {%- if fields | length == 1 -%}{{ return({'agg': agg, 'order': fields[0], 'fields': fields}) }}{%- endif -%}
   {%- set named = [] -%}
   {%- for f in fields -%}{%- do named.append("'o" ~ loop.index0 ~ "', " ~ f) -%}{%- endfor -%}
-  {{ return({'agg': agg, 'order': 'named_struct(' ~ named | join(', ') ~ ')'}) }}
+  {{ return({'agg': agg, 'order': 'named_struct(' ~ named | join(', ') ~ ')', 'fields': fields}) }}
 {% endmacro %}
 
 {#-
@@ -201,7 +211,8 @@
   {%- if not pairs or left_info.columns is none or not execute -%}{{ return('union') }}{%- endif -%}
   {%- if temporal_joins._asof_ungroupable(left_info) -%}{{ return('union') }}{%- endif -%}
   {%- set limits = {} -%}
-  {%- for name, default in [('temporal_joins_broadcast_max_rows', 2000000), ('temporal_joins_broadcast_max_rows_per_key', 2)] -%}
+  {%- for name, default in [('temporal_joins_broadcast_max_rows', 2000000),
+                            ('temporal_joins_broadcast_max_rows_per_key', 2)] -%}
     {%- set value = var(name, default) -%}
     {%- if value is not number or value is boolean or value < 0 or value != value | int -%}
       {{ temporal_joins._tj_fail(m, 'var ' ~ name, 'a non-negative whole number', value) }}
@@ -213,7 +224,8 @@
   {%- set stats = run_query(temporal_joins._asof_auto_stats_sql(left_info.sql, keys)) -%}
   {%- set rows = stats.columns[0].values()[0] or 0 -%}
   {%- set per_key = stats.columns[1].values()[0] or 0 -%}
-  {%- if rows <= limits.temporal_joins_broadcast_max_rows and per_key <= limits.temporal_joins_broadcast_max_rows_per_key -%}
+  {%- if rows <= limits.temporal_joins_broadcast_max_rows
+         and per_key <= limits.temporal_joins_broadcast_max_rows_per_key -%}
     {{ return('broadcast') }}
   {%- endif -%}
   {{ return('union') }}

@@ -21,11 +21,14 @@
   {%- set rc = temporal_joins._tj_find_column(right_info, right_time) -%}
   {%- if ranges < 2 or lc is none or rc is none or not execute -%}{{ return(none) }}{%- endif -%}
   {%- set kind = temporal_joins._tj_time_kind(rc) -%}
-  {%- if lc.dtype | lower != rc.dtype | lower and not (kind.startswith('numeric') and temporal_joins._tj_time_kind(lc).startswith('numeric')) -%}
+  {%- if lc.dtype | lower != rc.dtype | lower
+         and not (kind.startswith('numeric') and temporal_joins._tj_time_kind(lc).startswith('numeric')) -%}
     {{ return(none) }}
   {%- endif -%}
   {#- the type name is spliced into SQL (a cast for forward's order): a plain type name only -#}
-  {%- if not modules.re.match('^[a-z_]+$', rc.dtype | lower) and not kind.startswith('numeric') -%}{{ return(none) }}{%- endif -%}
+  {%- if not modules.re.match('^[a-z_]+$', rc.dtype | lower) and not kind.startswith('numeric') -%}
+    {{ return(none) }}
+  {%- endif -%}
   {%- set found = run_query(temporal_joins._asof_time_splits_sql(right_info.sql, right_time, kind, ranges)) -%}
   {#- finite, ascending, distinct; written as double literals (an exponent makes them double in Spark and Hive) -#}
   {%- set values = [] -%}
@@ -44,7 +47,8 @@
 {% macro _asof_time_range_count(m) %}
   {%- set ranges = var('temporal_joins_time_ranges', 64) -%}
   {%- if ranges is not number or ranges is boolean or ranges < 1 or ranges > 1024 or ranges != ranges | int -%}
-    {{ temporal_joins._tj_fail(m, 'var temporal_joins_time_ranges', 'a whole number from 1 (one window without ranges) to 1024', ranges) }}
+    {{ temporal_joins._tj_fail(m, 'var temporal_joins_time_ranges',
+         'a whole number from 1 (one window without ranges) to 1024', ranges) }}
   {%- endif -%}
   {{ return(ranges | int) }}
 {% endmacro %}
@@ -56,7 +60,8 @@
   {%- set ranges = temporal_joins._asof_time_range_count('asof_join') if ranges is none else ranges -%}
   {%- set fractions = [] -%}
   {%- for i in range(1, ranges) -%}{%- do fractions.append('%.6f' | format(i / ranges)) -%}{%- endfor -%}
-  {{ return('select explode(percentile_approx(' ~ temporal_joins._asof_time_image('tj__rsrc.' ~ temporal_joins._tj_q(right_time), kind)
+  {{ return('select explode(percentile_approx('
+            ~ temporal_joins._asof_time_image('tj__rsrc.' ~ temporal_joins._tj_q(right_time), kind)
             ~ ', array(' ~ fractions | join(', ') ~ '), 1000)) as tj__split from ' ~ relation_sql ~ ' as tj__rsrc') }}
 {% endmacro %}
 
@@ -89,25 +94,34 @@
 {% macro _asof_range_carries_sql(spec, dialect) %}
   {%- set rt = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) -%}
   {%- set anchor = {'numeric_integral': '0', 'date': "date '1970-01-01'",
-                    'timestamp': "cast('1970-01-01 00:00:00' as " ~ spec.time_ranges.right_type ~ ")"}.get(spec.kind, '0') -%}
+                    'timestamp': "cast('1970-01-01 00:00:00' as " ~ spec.time_ranges.right_type ~ ")"
+                   }.get(spec.kind, '0') -%}
   {#- [direction, best row, carried row, order column, _asof_candidate_order] -#}
   {%- set sides = [] -%}
-  {%- for direction, best, carry, order in [['backward', 'tj__last', 'tj__carry_back', 'tj__olast'], ['forward', 'tj__first', 'tj__carry_fwd', 'tj__ofirst']]
+  {%- for direction, best, carry, order in [['backward', 'tj__last', 'tj__carry_back', 'tj__olast'],
+                                            ['forward', 'tj__first', 'tj__carry_fwd', 'tj__ofirst']]
         if spec.direction in [direction, 'nearest'] -%}
-    {%- do sides.append([direction, best, carry, order, temporal_joins._asof_candidate_order(spec, direction, anchor, rt)]) -%}
+    {%- do sides.append([direction, best, carry, order,
+                         temporal_joins._asof_candidate_order(spec, direction, anchor, rt)]) -%}
   {%- endfor -%}
   {%- set values = [] -%}
   {%- set names = [] -%}
-  {%- for rc in spec.right_columns -%}{%- do values.append('tj__v' ~ loop.index0) -%}{%- do names.append(rc.output) -%}{%- endfor -%}
+  {%- for rc in spec.right_columns -%}
+    {%- do values.append('tj__v' ~ loop.index0) -%}
+    {%- do names.append(rc.output) -%}
+  {%- endfor -%}
   {%- set n_splits = spec.time_ranges.splits | length -%}
 select tj__trange
   {%- for direction, best, carry, order, pick in sides %},
-  {{ temporal_joins._tj_last_ignore_nulls(temporal_joins._asof_repack(best, names), dialect) }} over (order by tj__trange {{ 'asc' if direction == 'backward' else 'desc' }} rows between unbounded preceding and 1 preceding) as {{ carry }}
+  {{ temporal_joins._tj_last_ignore_nulls(temporal_joins._asof_repack(best, names), dialect)
+  }} over (order by tj__trange {{ 'asc' if direction == 'backward' else 'desc'
+  }} rows between unbounded preceding and 1 preceding) as {{ carry }}
   {%- endfor %}
 from (
   select tj__trange
     {%- for direction, best, carry, order, pick in sides %},
-    case when count({{ order }}) > 0 then {{ temporal_joins._tj_arg_extreme(pick.agg, order, values, names, dialect) }} end as {{ best }}
+    case when count({{ order }}) > 0 then {{ temporal_joins._tj_arg_extreme(pick.agg, order, values, names, dialect)
+    }} end as {{ best }}
     {%- endfor %}
   from (
     select

@@ -33,12 +33,13 @@
 -#}
 {% macro _asof_union_sql(p, dialect) %}
   {%- set u = temporal_joins._asof_union_plan(p, dialect) -%}
-  {%- set outputs = [temporal_joins._tj_unpack('tj__l', p.left_columns, 'tj__m0', [], carried=p.left_carried)] -%}
+  {%- set outputs = [temporal_joins._tj_unpack('tj__l', p.left_columns, 'tj__m0', [], carried=u.unpack)] -%}
   {%- set matched = [] -%}
   {%- for e in p.entries -%}
     {%- set i = loop.index0 -%}
     {%- for rc in e.right_columns -%}
-      {%- do outputs.append('tj__m' ~ i ~ '.' ~ temporal_joins._tj_q(rc.output) ~ ' as ' ~ temporal_joins._tj_q(rc.output)) -%}
+      {%- do outputs.append('tj__m' ~ i ~ '.' ~ temporal_joins._tj_q(rc.output)
+                        ~ ' as ' ~ temporal_joins._tj_q(rc.output)) -%}
     {%- endfor -%}
     {%- do matched.append('tj__m' ~ i ~ ' is not null') -%}
   {%- endfor -%}
@@ -75,10 +76,41 @@ where {{ matched | join(' and ') }}
   {%- set ranged = p.time_ranges is not none -%}
   {#- without keys, the time ranges (when there are any) partition the window -#}
   {%- set partition = keys if keys else (['tj__trange'] if ranged else []) -%}
-  {%- set left_packed = temporal_joins._tj_pack_left('tj__lsrc', p.left_columns, p.left_carried) -%}
-  {#- what each left row carries past the window: its carried event columns and its packed struct -#}
+  {#- flat (Hive, tools/hive/FINDINGS.md): only primitive columns cross the UNION ALL and enter the
+      window, the left row as tj__l__<n>, entry i's right row as tj__r<i>__<j>; each right row's
+      struct is built inside the window's argument -#}
+  {%- set flat = p.get('flat', false) -%}
+  {%- set left_flat = {} -%}
+  {%- set right_values = [] -%}
+  {%- if flat -%}
+    {%- for c in p.left_columns or [] if (c | lower) not in p.left_carried -%}
+      {%- do left_flat.update({c | lower: 'tj__l__' ~ loop.index0}) -%}
+    {%- endfor -%}
+    {%- for e in p.entries -%}
+      {%- set i = loop.index0 -%}
+      {%- set fields = [] -%}
+      {%- set time_flat = [] -%}
+      {%- for rc in e.right_columns -%}
+        {%- do fields.append("'" ~ rc.output ~ "', tj__r" ~ i ~ '__' ~ loop.index0) -%}
+        {%- if rc.output == e.time_output -%}{%- do time_flat.append('tj__r' ~ i ~ '__' ~ loop.index0) -%}{%- endif -%}
+      {%- endfor -%}
+      {%- do right_values.append('case when ' ~ time_flat[0] ~ ' is not null then named_struct('
+                                 ~ fields | join(', ') ~ ') end') -%}
+    {%- endfor -%}
+    {%- set left_packed = none -%}
+  {%- else -%}
+    {%- for e in p.entries -%}{%- do right_values.append('tj__r' ~ loop.index0) -%}{%- endfor -%}
+    {%- set left_packed = temporal_joins._tj_pack_left('tj__lsrc', p.left_columns, p.left_carried) -%}
+  {%- endif -%}
+  {#- what each left row carries past the window: its carried event columns and its packed struct
+      (flat: its columns) -#}
   {%- set payload = p.left_carried.values() | unique | list | sort -%}
+  {%- for c in p.left_columns or [] if (c | lower) in left_flat -%}
+    {%- do payload.append(left_flat[c | lower]) -%}
+  {%- endfor -%}
   {%- if left_packed -%}{%- do payload.append('tj__l') -%}{%- endif -%}
+  {%- set unpack = dict(p.left_carried) -%}
+  {%- do unpack.update(left_flat) -%}
   {%- set windows = {} -%}
   {%- for direction, time_order in [('backward', 'asc'), ('forward', 'desc')] -%}
     {%- if p.entries | selectattr('direction', 'in', [direction, 'nearest']) | list -%}
@@ -97,10 +129,12 @@ where {{ matched | join(' and ') }}
   {%- endfor -%}
   {{ return({'dialect': dialect, 'left_side': left_side, 'sides': sides, 'keys': keys,
              'tie_breakers': tie_breakers, 'owned': owned, 'ranged': ranged, 'left_packed': left_packed,
-             'payload': payload, 'windows': windows}) }}
+             'payload': payload, 'windows': windows, 'flat': flat, 'left_flat': left_flat,
+             'right_values': right_values, 'unpack': unpack}) }}
 {% endmacro %}
 
-{#- The candidate columns of entry i: [direction, name], tj__back<i> (backward, nearest) and tj__fwd<i> (forward, nearest). -#}
+{#- The candidate columns of entry i: [direction, name], tj__back<i> (backward, nearest) and
+    tj__fwd<i> (forward, nearest). -#}
 {% macro _asof_union_candidates(e, i) %}
   {%- set out = [] -%}
   {%- if e.direction in ['backward', 'nearest'] -%}{%- do out.append(['backward', 'tj__back' ~ i]) -%}{%- endif -%}
@@ -123,16 +157,20 @@ select
   {%- if u.left_packed %}
   {{ u.left_packed }} as tj__l,
   {%- endif %}
-  {%- for e in p.entries %}
-  {{ temporal_joins._tj_absent(u.dialect) }} as tj__r{{ loop.index0 }}{{ ',' if not loop.last }}
+  {%- for c in p.left_columns or [] if (c | lower) in u.left_flat %}
+  tj__lsrc.{{ temporal_joins._tj_q(c) }} as {{ u.left_flat[c | lower] }},
   {%- endfor %}
+  {{ temporal_joins._asof_union_right_values(p, u, none) }}
 from {{ p.left }} as tj__lsrc
 {%- for e in p.entries %}
   {%- set i = loop.index0 %}
   {%- set right_filter = [] -%}
-  {%- for pair in e.by -%}{%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}{%- endfor -%}
+  {%- for pair in e.by -%}
+    {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}
+  {%- endfor -%}
   {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(e.right_time) ~ ' is not null') -%}
-  {%- set right_filter = right_filter + temporal_joins._asof_prune_conditions(e, p.bounds, 'tj__rsrc.' ~ temporal_joins._tj_q(e.right_time), u.dialect) %}
+  {%- set right_filter = right_filter + temporal_joins._asof_prune_conditions(e, p.bounds,
+        'tj__rsrc.' ~ temporal_joins._tj_q(e.right_time), u.dialect) %}
 union all
 select
   {%- for pair in e.by %}
@@ -146,13 +184,33 @@ select
   {%- if u.left_packed %}
   null as tj__l,
   {%- endif %}
-  {%- for other in p.entries %}
-  {{ temporal_joins._tj_pack_right('tj__rsrc', e.right_columns) if loop.index0 == i else temporal_joins._tj_absent(u.dialect) }} as tj__r{{ loop.index0 }}{{ ',' if not loop.last }}
+  {%- for c in p.left_columns or [] if (c | lower) in u.left_flat %}
+  null as {{ u.left_flat[c | lower] }},
   {%- endfor %}
+  {{ temporal_joins._asof_union_right_values(p, u, i) }}
 from {{ e.right }} as tj__rsrc
 where {{ right_filter | join(' and ') }}
 {%- endfor %}
 {%- endmacro %}
+
+{#- The right rows' columns of a union branch (entry i's, or none for the left rows): one struct per
+    entry, tj__r<k>, or flat, tj__r<k>__<j>; null for the entries the branch does not hold. -#}
+{% macro _asof_union_right_values(p, u, i) %}
+  {%- set out = [] -%}
+  {%- for e in p.entries -%}
+    {%- set k = loop.index0 -%}
+    {%- if u.flat -%}
+      {%- for rc in e.right_columns -%}
+        {%- do out.append(('tj__rsrc.' ~ temporal_joins._tj_q(rc.source) if k == i else 'null')
+                          ~ ' as tj__r' ~ k ~ '__' ~ loop.index0) -%}
+      {%- endfor -%}
+    {%- else -%}
+      {%- do out.append((temporal_joins._tj_pack_right('tj__rsrc', e.right_columns) if k == i
+                         else temporal_joins._tj_absent(u.dialect)) ~ ' as tj__r' ~ k) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(out | join(',\n  ')) }}
+{% endmacro %}
 
 {#- ranged: without keys, each event's time range; rows sorted by time before the shuffle, so each
     range reaches the window's sort as a few runs already in order (its prefix holds only the
@@ -173,7 +231,7 @@ select {% for e in u.payload if e != 'tj__t' %}{{ e }}, {% endfor %}tj__side, tj
   {%- for e in p.entries %}
     {%- set i = loop.index0 %}
     {%- for direction, name in temporal_joins._asof_union_candidates(e, i) %},
-  {{ temporal_joins._tj_last_ignore_nulls('tj__r' ~ i, u.dialect) }}{{ u.windows[direction] }} as {{ name }}
+  {{ temporal_joins._tj_last_ignore_nulls(u.right_values[i], u.dialect) }}{{ u.windows[direction] }} as {{ name }}
     {%- endfor %}
   {%- endfor %}
 from (
@@ -185,7 +243,8 @@ from (
     or later (forward) range; MAPJOIN: one row per range id (Spark reads it as BROADCAST). K = 1. -#}
 {% macro _asof_union_carried(p, u) %}
   {%- if not u.ranged -%}{{ return(temporal_joins._asof_union_windowed(p, u)) }}{%- endif -%}
-select /*+ MAPJOIN(tj__carry) */ {% for e in u.payload if e != 'tj__t' %}tj__w.{{ e }}, {% endfor %}tj__w.tj__side, tj__w.tj__t
+select /*+ MAPJOIN(tj__carry) */ {% for e in u.payload
+                                    if e != 'tj__t' %}tj__w.{{ e }}, {% endfor %}tj__w.tj__side, tj__w.tj__t
   {%- for direction, name in temporal_joins._asof_union_candidates(p.entries[0], 0) %},
   coalesce(tj__w.{{ name }}, tj__carry.tj__carry_{{ 'back' if direction == 'backward' else 'fwd' }}) as {{ name }}
   {%- endfor %}
@@ -208,13 +267,16 @@ left join (
     {%- set back_ok = temporal_joins._tj_within('tj__t', t_back, e.kind, e.tolerance, 'backward') -%}
     {%- set fwd_ok = temporal_joins._tj_within('tj__t', t_fwd, e.kind, e.tolerance, 'forward') -%}
     {%- if e.direction == 'backward' -%}
-      {%- do matches.append('case when tj__t is not null and ' ~ back_ok ~ ' then tj__back' ~ i ~ ' end as tj__m' ~ i) -%}
+      {%- do matches.append('case when tj__t is not null and ' ~ back_ok ~ ' then tj__back' ~ i
+                            ~ ' end as tj__m' ~ i) -%}
     {%- elif e.direction == 'forward' -%}
-      {%- do matches.append('case when tj__t is not null and ' ~ fwd_ok ~ ' then tj__fwd' ~ i ~ ' end as tj__m' ~ i) -%}
+      {%- do matches.append('case when tj__t is not null and ' ~ fwd_ok ~ ' then tj__fwd' ~ i
+                            ~ ' end as tj__m' ~ i) -%}
     {%- else -%}
       {%- do matches.append('case when tj__t is null then null'
           ~ ' when tj__fwd' ~ i ~ ' is null or (tj__back' ~ i ~ ' is not null and '
-          ~ temporal_joins._tj_gap('tj__t', t_back, e.kind) ~ ' <= ' ~ temporal_joins._tj_gap(t_fwd, 'tj__t', e.kind) ~ ')'
+          ~ temporal_joins._tj_gap('tj__t', t_back, e.kind)
+          ~ ' <= ' ~ temporal_joins._tj_gap(t_fwd, 'tj__t', e.kind) ~ ')'
           ~ ' then case when ' ~ back_ok ~ ' then tj__back' ~ i ~ ' end'
           ~ ' else case when ' ~ fwd_ok ~ ' then tj__fwd' ~ i ~ ' end end as tj__m' ~ i) -%}
     {%- endif -%}

@@ -11,7 +11,9 @@
     {%- endfor -%}
   {%- endif -%}
   {%- set casted = [] -%}
-  {%- for n in names -%}{%- do casted.append('cast(' ~ temporal_joins._tj_q(n) ~ ' as string) as ' ~ temporal_joins._tj_q(n)) -%}{%- endfor -%}
+  {%- for n in names -%}
+    {%- do casted.append('cast(' ~ temporal_joins._tj_q(n) ~ ' as string) as ' ~ temporal_joins._tj_q(n)) -%}
+  {%- endfor -%}
   {%- set select_list = casted | join(', ') if casted else '*' -%}
 with actual as (select {{ select_list }} from {{ model }}),
 expected as (select {{ select_list }} from {{ compare_model }}),

@@ -18,7 +18,9 @@
   {%- set rs = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_start) -%}
   {%- set re = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_end) -%}
   {%- set valid = [rs ~ ' is not null', re ~ ' is not null', rs ~ ' <= ' ~ re] -%}
-  {%- for pair in spec.by -%}{%- do valid.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}{%- endfor -%}
+  {%- for pair in spec.by -%}
+    {%- do valid.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}
+  {%- endfor -%}
   {%- set right_keys = temporal_joins._range_key_select(spec.by, 'right', 'tj__rsrc') -%}
   {%- set window = 'over (' ~ ('partition by ' ~ keys | join(', ') ~ ' ' if keys else '')
         ~ 'order by tj__t asc, tj__tie asc rows between unbounded preceding and current row)' -%}
@@ -29,16 +31,20 @@
     {%- if o.agg == 'sum' -%}
       {%- do aggs.append('case when tj__n > 0 then tj__sum end as ' ~ temporal_joins._tj_q(o.output)) -%}
     {%- elif o.agg == 'count' -%}
-      {%- do aggs.append('case when tj__t is null then 0 else coalesce(tj__n, 0) end as ' ~ temporal_joins._tj_q(o.output)) -%}
+      {%- do aggs.append('case when tj__t is null then 0 else coalesce(tj__n, 0) end as '
+                         ~ temporal_joins._tj_q(o.output)) -%}
     {%- else -%}
-      {%- do aggs.append('case when tj__n > 0 then cast(tj__sum as double) / tj__n end as ' ~ temporal_joins._tj_q(o.output)) -%}
+      {%- do aggs.append('case when tj__n > 0 then cast(tj__sum as double) / tj__n end as '
+                         ~ temporal_joins._tj_q(o.output)) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- set left_out = [] -%}
   {%- if spec.left_columns is none -%}
     {%- do left_out.append('tj__swept.tj__l.*') -%}
   {%- else -%}
-    {%- for c in spec.left_columns -%}{%- do left_out.append('tj__swept.tj__l.' ~ temporal_joins._tj_q(c) ~ ' as ' ~ temporal_joins._tj_q(c)) -%}{%- endfor -%}
+    {%- for c in spec.left_columns -%}
+      {%- do left_out.append('tj__swept.tj__l.' ~ temporal_joins._tj_q(c) ~ ' as ' ~ temporal_joins._tj_q(c)) -%}
+    {%- endfor -%}
   {%- endif -%}
 select
   {{ (left_out + aggs) | join(',\n  ') }}

@@ -35,12 +35,13 @@
     {#- at parse time nothing is looked up yet; the real check runs when the model compiles -#}
     {%- if hint_argument is none or not execute -%}{{ return('unknown') }}{%- endif -%}
     {{ temporal_joins._tj_fail(m, hint_argument,
-         "a distance (a number, or an interval string such as '30 seconds') that tells the time kind when the time columns cannot be looked up (CTE inputs)",
+         "a distance (a number, or an interval string such as '30 seconds') that tells the time kind"
+         ~ " when the time columns cannot be looked up (CTE inputs)",
          hint, 'cannot tell whether the time columns are numbers, timestamps or dates') }}
   {%- endif -%}
   {%- for k in known if temporal_joins._tj_kind_family(k) != temporal_joins._tj_kind_family(known[0]) -%}
-    {{ temporal_joins._tj_fail(m, pairs[loop.index0][3], 'time columns of one kind (numbers, timestamps or dates)', pairs[loop.index0][3],
-         'time columns of different kinds (' ~ known[0] ~ ' vs ' ~ k ~ ')') }}
+    {{ temporal_joins._tj_fail(m, pairs[loop.index0][3], 'time columns of one kind (numbers, timestamps or dates)',
+         pairs[loop.index0][3], 'time columns of different kinds (' ~ known[0] ~ ' vs ' ~ k ~ ')') }}
   {%- endfor -%}
   {#- integral only when every pair is: its arithmetic then runs in decimal(20,0) -#}
   {%- if kinds | select('equalto', 'numeric_integral') | list | length == kinds | length -%}
@@ -66,7 +67,8 @@
     {%- set parts = d.amount.split('.') -%}
     {%- set fraction = parts[1] if parts | length > 1 else '' -%}
     {%- if fraction | length > 6 -%}
-      {{ temporal_joins._tj_fail(m, argument, 'an interval with at most 6 decimal places of seconds (timestamps are compared in microseconds)', value) }}
+      {{ temporal_joins._tj_fail(m, argument,
+           'an interval with at most 6 decimal places of seconds (timestamps are compared in microseconds)', value) }}
     {%- endif -%}
     {%- set micros = (parts[0] | int) * factors[d.unit] + ((fraction ~ '000000')[:6] | int) -%}
     {{ return({'value': micros, 'sql': micros | string}) }}
@@ -88,7 +90,8 @@
 {% macro _range_bin(m, bin_size, kind, epoch_kind) %}
   {%- if bin_size is none -%}{{ return(none) }}{%- endif -%}
   {%- set allowed = ("a positive number" if temporal_joins._tj_kind_family(kind) == 'numeric'
-      else "a positive interval string such as '1 hour'" ~ (" (whole days or weeks for dates)" if kind == 'date' else ""))
+      else "a positive interval string such as '1 hour'"
+           ~ (" (whole days or weeks for dates)" if kind == 'date' else ""))
       ~ " in the time columns' units" -%}
   {%- if bin_size is sameas true or bin_size is sameas false -%}
     {{ temporal_joins._tj_fail(m, 'bin_size', allowed, bin_size) }}
@@ -135,7 +138,8 @@
   {{ return('floor(' ~ as_double ~ " / cast('" ~ temporal_joins._range_bin_text(bin) ~ "' as double))") }}
 {% endmacro %}
 
-{#- A bin as plain text (no locale, full precision). Bins are computed as numbers, never taken from the caller as text. -#}
+{#- A bin as plain text (no locale, full precision). Bins are computed as numbers, never taken from the
+    caller as text. -#}
 {% macro _range_bin_text(bin) %}
   {%- if bin is string -%}{{ return(bin) }}{%- endif -%}
   {%- set b = bin | float -%}
@@ -155,11 +159,13 @@
   {%- set lower_inclusive = temporal_joins._tj_bool(m, 'lower_inclusive', lower_inclusive) -%}
   {%- set upper_inclusive = temporal_joins._tj_bool(m, 'upper_inclusive', upper_inclusive) -%}
   {%- if lower is none and upper is none -%}
-    {{ temporal_joins._tj_fail(m, 'lower', "a distance before left_time (and/or `upper`, after it): a number, or an interval string such as '30 seconds'",
-         none, 'give `lower`, `upper` or both (an omitted one means 0)') }}
+    {{ temporal_joins._tj_fail(m, 'lower',
+         "a distance before left_time (and/or `upper`, after it): a number, or an interval string"
+         ~ " such as '30 seconds'", none, 'give `lower`, `upper` or both (an omitted one means 0)') }}
   {%- endif -%}
   {%- set kind = temporal_joins._range_kind(m, [[base.left_info, left_time, base.right_info, right_time]],
-                                              lower if lower is not none else upper, 'lower' if lower is not none else 'upper') -%}
+                                              lower if lower is not none else upper,
+                                              'lower' if lower is not none else 'upper') -%}
   {%- set ek = temporal_joins._range_epoch_kind(kind, [[base.left_info, left_time], [base.right_info, right_time]]) -%}
   {%- set lower_u = temporal_joins._range_units(m, 'lower', lower, kind, ek) -%}
   {%- set upper_u = temporal_joins._range_units(m, 'upper', upper, kind, ek) -%}
@@ -169,7 +175,8 @@
     {%- set width = (lower_u.value | float) + (upper_u.value | float) -%}
     {%- set bin = width if width > 0 else 1.0 -%}
   {%- endif -%}
-  {%- set cols = temporal_joins._tj_right_output_columns(m, base.left_info, base.right_info, base.pairs, base.prefix, columns, [right_time], join_type in ['right', 'full']) -%}
+  {%- set cols = temporal_joins._tj_right_output_columns(m, base.left_info, base.right_info, base.pairs, base.prefix,
+                                                         columns, [right_time], join_type in ['right', 'full']) -%}
   {{ return({
       'macro': m, 'left': base.left_info.sql, 'right': base.right_info.sql, 'by': base.pairs,
       'left_time': left_time, 'right_time': right_time, 'kind': kind, 'epoch_kind': ek,
@@ -197,8 +204,10 @@
     {%- set left_end = temporal_joins._tj_column(m, 'left_end', left_end, base.left_info, 'left') -%}
     {%- set left_cols = [left_start, left_end] -%}
   {%- else -%}
-    {{ temporal_joins._tj_fail(m, 'left_time', 'either left_time (a point within a right interval) or both left_start and left_end (overlapping intervals)',
-         left_time, 'received left_start=' ~ temporal_joins._tj_repr(left_start) ~ ', left_end=' ~ temporal_joins._tj_repr(left_end)) }}
+    {{ temporal_joins._tj_fail(m, 'left_time', 'either left_time (a point within a right interval)'
+         ~ ' or both left_start and left_end (overlapping intervals)', left_time,
+         'received left_start=' ~ temporal_joins._tj_repr(left_start)
+         ~ ', left_end=' ~ temporal_joins._tj_repr(left_end)) }}
   {%- endif -%}
   {%- set right_start = temporal_joins._tj_column(m, 'right_start', right_start, base.right_info, 'right') -%}
   {%- set right_end = temporal_joins._tj_column(m, 'right_end', right_end, base.right_info, 'right') -%}
@@ -206,14 +215,18 @@
   {%- set strategy = temporal_joins._tj_choice(m, 'strategy', strategy, ['bucketed', 'naive']) -%}
   {%- set start_inclusive = temporal_joins._tj_bool(m, 'start_inclusive', start_inclusive) -%}
   {%- set end_inclusive = temporal_joins._tj_bool(m, 'end_inclusive', end_inclusive) -%}
-  {%- set pairs = [[base.left_info, left_cols[0], base.right_info, right_start], [base.right_info, right_start, base.right_info, right_end]] -%}
-  {%- if mode == 'overlap' -%}{%- do pairs.append([base.left_info, left_start, base.left_info, left_end]) -%}{%- endif -%}
+  {%- set pairs = [[base.left_info, left_cols[0], base.right_info, right_start],
+                   [base.right_info, right_start, base.right_info, right_end]] -%}
+  {%- if mode == 'overlap' -%}
+    {%- do pairs.append([base.left_info, left_start, base.left_info, left_end]) -%}
+  {%- endif -%}
   {%- set kind = temporal_joins._range_kind(m, pairs, bin_size, 'bin_size') -%}
   {%- set cols_for_kind = [[base.right_info, right_start], [base.right_info, right_end]] -%}
   {%- for c in left_cols -%}{%- do cols_for_kind.append([base.left_info, c]) -%}{%- endfor -%}
   {%- set ek = temporal_joins._range_epoch_kind(kind, cols_for_kind) -%}
   {%- set bin = temporal_joins._range_bin(m, bin_size, kind, ek) -%}
-  {%- set cols = temporal_joins._tj_right_output_columns(m, base.left_info, base.right_info, base.pairs, base.prefix, columns, [right_start, right_end]) -%}
+  {%- set cols = temporal_joins._tj_right_output_columns(m, base.left_info, base.right_info, base.pairs, base.prefix,
+                                                         columns, [right_start, right_end]) -%}
   {%- set spec = {
       'macro': m, 'mode': mode, 'left': base.left_info.sql, 'right': base.right_info.sql, 'by': base.pairs,
       'left_time': left_time, 'left_start': left_start, 'left_end': left_end,
@@ -237,8 +250,9 @@
 {% macro _interval_runtime_bin(spec, base) %}
   {%- if not execute -%}{{ return(1.0) }}{%- endif -%}
   {%- if base.right_info.columns is none or (spec.mode == 'overlap' and base.left_info.columns is none) -%}
-    {{ temporal_joins._tj_fail(spec.macro, 'bin_size', 'a bin (a number, or an interval string such as \'1 hour\'); it is required when an input is a CTE name, whose interval lengths cannot be measured before the query runs',
-         none, 'no bin_size and an input that cannot be queried') }}
+    {{ temporal_joins._tj_fail(spec.macro, 'bin_size', 'a bin (a number, or an interval string such as \'1 hour\');'
+         ~ ' it is required when an input is a CTE name, whose interval lengths cannot be measured'
+         ~ ' before the query runs', none, 'no bin_size and an input that cannot be queried') }}
   {%- endif -%}
   {%- set lengths = [] -%}
   {%- set sides = [[spec.right, spec.right_start, spec.right_end]] -%}
@@ -247,10 +261,12 @@
     {%- set s = temporal_joins._range_epoch(temporal_joins._tj_q(side[1]), spec.epoch_kind, 'hive') -%}
     {%- set e = temporal_joins._range_epoch(temporal_joins._tj_q(side[2]), spec.epoch_kind, 'hive') -%}
     {%- do lengths.append('select cast(' ~ e ~ ' as double) - cast(' ~ s ~ ' as double) as len from ' ~ side[0]
-        ~ ' where ' ~ temporal_joins._tj_q(side[1]) ~ ' is not null and ' ~ temporal_joins._tj_q(side[2]) ~ ' is not null') -%}
+        ~ ' where ' ~ temporal_joins._tj_q(side[1]) ~ ' is not null'
+        ~ ' and ' ~ temporal_joins._tj_q(side[2]) ~ ' is not null') -%}
   {%- endfor -%}
   {%- set query -%}
-select greatest(percentile_approx(len, 0.9), percentile_approx(len, 0.99) / 10, percentile_approx(len, 0.999) / 100) as bin
+select greatest(percentile_approx(len, 0.9), percentile_approx(len, 0.99) / 10,
+                {{- ' ' }}percentile_approx(len, 0.999) / 100) as bin
 from ({{ lengths | join(' union all ') }}) as tj__lengths
 where len > 0
   {%- endset -%}
@@ -282,8 +298,10 @@ where len > 0
     {%- if a not in aggs -%}{%- do aggs.append(a) -%}{%- endif -%}
   {%- endfor -%}
   {%- set kind = temporal_joins._range_kind(m, [[base.left_info, left_time, base.right_info, right_start],
-                                                [base.right_info, right_start, base.right_info, right_end]], none, none) -%}
-  {%- set ek = temporal_joins._range_epoch_kind(kind, [[base.left_info, left_time], [base.right_info, right_start], [base.right_info, right_end]]) -%}
+                                                [base.right_info, right_start, base.right_info, right_end]],
+                                            none, none) -%}
+  {%- set ek = temporal_joins._range_epoch_kind(kind, [[base.left_info, left_time], [base.right_info, right_start],
+                                                       [base.right_info, right_end]]) -%}
   {%- set outputs = [] -%}
   {%- for a in aggs -%}{%- do outputs.append({'agg': a, 'output': base.prefix ~ value ~ '_' ~ a}) -%}{%- endfor -%}
   {%- set left_columns = temporal_joins._tj_left_names(base.left_info) -%}

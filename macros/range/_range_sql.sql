@@ -19,11 +19,13 @@
   {%- set lv = 'lateral view ' ~ ('outer ' if outer else '') -%}
   {%- if dialect == 'hive' -%}
     {{ return({
-        'clause': lv ~ "posexplode(case when " ~ valid ~ " then split(space(cast(" ~ hi ~ " - " ~ lo ~ " as int)), ' ') end) tj__copies as tj__pos, tj__unused",
+        'clause': lv ~ "posexplode(case when " ~ valid ~ " then split(space(cast(" ~ hi ~ " - " ~ lo ~ " as int)), ' ')"
+                  ~ " end) tj__copies as tj__pos, tj__unused",
         'bucket': '(' ~ lo ~ ' + tj__pos)'}) }}
   {%- else -%}
     {{ return({
-        'clause': lv ~ 'explode(case when ' ~ valid ~ ' then sequence(' ~ lo ~ ', ' ~ hi ~ ') end) tj__copies as tj__copy_bucket',
+        'clause': lv ~ 'explode(case when ' ~ valid ~ ' then sequence(' ~ lo ~ ', ' ~ hi ~ ')'
+                  ~ ' end) tj__copies as tj__copy_bucket',
         'bucket': 'tj__copy_bucket'}) }}
   {%- endif -%}
 {% endmacro %}
@@ -32,13 +34,17 @@
 {% macro _range_key_select(pairs, side, alias) %}
   {%- set i = 0 if side == 'left' else 1 -%}
   {%- set out = [] -%}
-  {%- for pair in pairs -%}{%- do out.append(alias ~ '.' ~ temporal_joins._tj_q(pair[i]) ~ ' as tj__k' ~ loop.index0) -%}{%- endfor -%}
+  {%- for pair in pairs -%}
+    {%- do out.append(alias ~ '.' ~ temporal_joins._tj_q(pair[i]) ~ ' as tj__k' ~ loop.index0) -%}
+  {%- endfor -%}
   {{ return(out) }}
 {% endmacro %}
 
 {% macro _range_key_on(pairs, a, b) %}
   {%- set out = [] -%}
-  {%- for pair in pairs -%}{%- do out.append(a ~ '.tj__k' ~ loop.index0 ~ ' = ' ~ b ~ '.tj__k' ~ loop.index0) -%}{%- endfor -%}
+  {%- for pair in pairs -%}
+    {%- do out.append(a ~ '.tj__k' ~ loop.index0 ~ ' = ' ~ b ~ '.tj__k' ~ loop.index0) -%}
+  {%- endfor -%}
   {{ return(out) }}
 {% endmacro %}
 
@@ -68,22 +74,29 @@
   {%- endif -%}
   {%- set margin = ' - 1' if spec.epoch_kind == 'double' else '' -%}
   {%- set lo = temporal_joins._range_bucket('(' ~ e ~ ' - ' ~ copy[0] ~ ')', spec.epoch_kind, spec.bin) ~ margin -%}
-  {%- set hi = temporal_joins._range_bucket('(' ~ e ~ ' + ' ~ copy[1] ~ ')', spec.epoch_kind, spec.bin) ~ (' + 1' if margin else '') -%}
-  {%- set inner_cols = temporal_joins._range_key_select(spec.by, side, alias) + [e ~ ' as tj__e', packed ~ ' as tj__row', lo ~ ' as tj__lo', hi ~ ' as tj__hi'] -%}
-  {%- set copies = temporal_joins._range_copies('tj__one.tj__lo', 'tj__one.tj__hi', 'tj__one.tj__e is not null', outer=false, dialect=dialect) -%}
+  {%- set hi = temporal_joins._range_bucket('(' ~ e ~ ' + ' ~ copy[1] ~ ')', spec.epoch_kind, spec.bin)
+        ~ (' + 1' if margin else '') -%}
+  {%- set inner_cols = temporal_joins._range_key_select(spec.by, side, alias)
+        + [e ~ ' as tj__e', packed ~ ' as tj__row', lo ~ ' as tj__lo', hi ~ ' as tj__hi'] -%}
+  {%- set copies = temporal_joins._range_copies('tj__one.tj__lo', 'tj__one.tj__hi', 'tj__one.tj__e is not null',
+                                                outer=false, dialect=dialect) -%}
   {%- set outer_cols = [] -%}
   {%- for pair in spec.by -%}{%- do outer_cols.append('tj__one.tj__k' ~ loop.index0) -%}{%- endfor -%}
-  {{ return('(select ' ~ (outer_cols + ['tj__one.tj__e', 'tj__one.tj__row', copies.bucket ~ ' as tj__bucket']) | join(', ')
+  {{ return('(select '
+      ~ (outer_cols + ['tj__one.tj__e', 'tj__one.tj__row', copies.bucket ~ ' as tj__bucket']) | join(', ')
       ~ ' from (select ' ~ inner_cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias ~ ') as tj__one '
       ~ copies.clause ~ ')') }}
 {% endmacro %}
 
 {% macro _range_join_sql(spec, dialect) %}
-  {%- set out = temporal_joins._tj_unpack('tj__pairs.tj__l', spec.left_columns, 'tj__pairs.tj__r', spec.right_columns) -%}
+  {%- set out = temporal_joins._tj_unpack('tj__pairs.tj__l', spec.left_columns,
+                                          'tj__pairs.tj__r', spec.right_columns) -%}
   {%- if spec.strategy == 'naive' -%}
     {#- the plain non-equi join, for reference and benchmarks: Spark plans it as a nested loop -#}
-    {%- set on = temporal_joins._range_key_on(spec.by, 'tj__lt', 'tj__rt') + [temporal_joins._range_predicate(spec, 'tj__lt.tj__e', 'tj__rt.tj__e')] -%}
-    {%- set jt = {'inner': 'inner', 'left': 'left outer', 'right': 'right outer', 'full': 'full outer'}[spec.join_type] -%}
+    {%- set on = temporal_joins._range_key_on(spec.by, 'tj__lt', 'tj__rt')
+          + [temporal_joins._range_predicate(spec, 'tj__lt.tj__e', 'tj__rt.tj__e')] -%}
+    {%- set jt = {'inner': 'inner', 'left': 'left outer', 'right': 'right outer',
+                  'full': 'full outer'}[spec.join_type] -%}
 select
   {{ out }}
 from (
@@ -93,11 +106,14 @@ from (
     on {{ on | join('\n    and ') }}
 ) as tj__pairs
   {%- else -%}
-    {#- a left row at l matches right times in [l - lower, l + upper]; a right row at r, left times in [r - upper, r + lower] -#}
+    {#- a left row at l matches right times in [l - lower, l + upper];
+        a right row at r, left times in [r - upper, r + lower] -#}
     {%- set left_one = temporal_joins._range_side(spec, side='left', copy=none, dialect=dialect) -%}
     {%- set right_one = temporal_joins._range_side(spec, side='right', copy=none, dialect=dialect) -%}
-    {%- set right_copies = temporal_joins._range_side(spec, side='right', copy=[spec.upper.sql, spec.lower.sql], dialect=dialect) -%}
-    {%- set left_copies = temporal_joins._range_side(spec, side='left', copy=[spec.lower.sql, spec.upper.sql], dialect=dialect) -%}
+    {%- set right_copies = temporal_joins._range_side(spec, side='right', copy=[spec.upper.sql, spec.lower.sql],
+                                                      dialect=dialect) -%}
+    {%- set left_copies = temporal_joins._range_side(spec, side='left', copy=[spec.lower.sql, spec.upper.sql],
+                                                     dialect=dialect) -%}
     {%- set on = temporal_joins._range_key_on(spec.by, 'tj__lt', 'tj__rt') + ['tj__lt.tj__bucket = tj__rt.tj__bucket',
           temporal_joins._range_predicate(spec, 'tj__lt.tj__e', 'tj__rt.tj__e')] -%}
 select

@@ -4,7 +4,7 @@ The dbt macros live in the package's macros/ folder; this Python package holds t
 that run beside them (the Hive 2.3 parser check, and the Python-model fallback).
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def asof_join(*args, **kwargs):

@@ -191,6 +191,10 @@ def distance(macro: str, argument: str, value: Any, kind: str) -> Decimal | None
     family = kind_family(kind)
     if value is None:
         return None
+    negative = (isinstance(value, (int, float, Decimal)) and not isinstance(value, bool) and value < 0) or (
+        isinstance(value, str) and value.strip().startswith("-")
+    )
+    hint = negative_distance_hint(argument) if negative else None
     if family == "numeric":
         if (
             isinstance(value, bool)
@@ -198,7 +202,7 @@ def distance(macro: str, argument: str, value: Any, kind: str) -> Decimal | None
             or value < 0
             or (isinstance(value, float) and math.isnan(value))
         ):
-            fail(macro, argument, "a non-negative number for numeric time columns", value)
+            fail(macro, argument, "a non-negative number for numeric time columns", value, hint)
         return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
     allowed = (
         "an interval string such as '90 seconds', '7 days', 'interval 1 hour' (units: second, minute, "
@@ -208,10 +212,10 @@ def distance(macro: str, argument: str, value: Any, kind: str) -> Decimal | None
         # a Python convenience the macro cannot take: exact, in microseconds
         return Decimal(value // dt.timedelta(microseconds=1))
     if not isinstance(value, str):
-        fail(macro, argument, allowed, value)
+        fail(macro, argument, allowed, value, hint)
     m = _INTERVAL.match(value.lower())
     if m is None:
-        fail(macro, argument, allowed, value)
+        fail(macro, argument, allowed, value, hint)
     amount, unit = m.group(1), m.group(2)
     if "." in amount and unit != "second":
         fail(macro, argument, allowed, value, "fractions are only allowed for seconds")
@@ -220,6 +224,15 @@ def distance(macro: str, argument: str, value: Any, kind: str) -> Decimal | None
             fail(macro, argument, allowed, value, "date columns take whole days or weeks")
         return Decimal(int(amount) * (7 if unit == "week" else 1))
     return Decimal(amount) * UNIT_MICROS[unit]
+
+
+def negative_distance_hint(argument: str) -> str:
+    """What to say about a negative distance (the macros' _tj_negative_distance_hint)."""
+    return {
+        "lower": "distances are non-negative; `lower` reaches before left_time, use `upper` for after it",
+        "upper": "distances are non-negative; `upper` reaches after left_time, use `lower` for before it",
+        "tolerance": "a tolerance is non-negative; `direction` says on which side of left_time to look",
+    }.get(argument, "distances are non-negative")
 
 
 def right_output_columns(

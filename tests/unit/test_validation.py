@@ -99,3 +99,9 @@ def test_right_output_columns_default_order_and_collision():
     assert out == [("ft", "f_ft"), ("x", "f_x")]
     message = _message(v.right_output_columns, "asof_join", ["id", "x"], ["id", "x"], [("id", "id")], "", None, [])
     assert "right column `x` would be output as `x`, which collides with left column `x`" in message
+
+
+@pytest.mark.parametrize("value,kind", [(-3, "numeric"), ("-7 days", "timestamp")])
+def test_a_negative_tolerance_says_direction_picks_the_side(value, kind):
+    message = _message(v.distance, "asof_join", "tolerance", value, kind)
+    assert "a tolerance is non-negative; `direction` says on which side of left_time to look" in message

@@ -28,19 +28,34 @@ def is_float(dtype: T.DataType) -> bool:
     return isinstance(dtype, (T.FloatType, T.DoubleType))
 
 
-def time_units(col: Column, kind: str, dtype: T.DataType) -> Column:
+def time_units(col: Column, kind: str, dtype: T.DataType, other: T.DataType) -> Column:
     """A time in the engines' exact units: epoch micros (timestamps), epoch days (dates),
-    long (integers), as-is (other numbers)."""
+    long (integers), as-is (other numbers). `other` is the type of the time it is compared with.
+
+    Two TIMESTAMP_NTZ columns compare as wall-clock times (exact, no time zone, no DST); a
+    TIMESTAMP_NTZ against a TIMESTAMP is read in the session time zone, as Spark's own cast and
+    the SQL macros read it."""
     if kind == "timestamp":
-        if isinstance(dtype, T.TimestampNTZType):
-            # NTZ values as wall-clock instants in UTC: differences stay exact, no DST gaps
-            return F.unix_micros(F.to_utc_timestamp(col.cast("timestamp"), F.current_timezone()))
-        return F.unix_micros(col)
+        if isinstance(dtype, T.TimestampNTZType) and isinstance(other, T.TimestampNTZType):
+            return _wall_clock_micros(col)
+        return F.unix_micros(col.cast("timestamp"))
     if kind == "date":
         return F.unix_date(col).cast("long")
     if kind == "numeric_integral" or isinstance(dtype, INTEGRAL_TYPES):
         return col.cast("long")
     return col
+
+
+def _wall_clock_micros(col: Column) -> Column:
+    """Microseconds from 1970-01-01 00:00 to a TIMESTAMP_NTZ's wall-clock time, from its fields:
+    no time zone is involved (a cast to TIMESTAMP would read it in the session zone, where wall
+    times inside a DST gap or fold do not map one to one)."""
+    seconds = (
+        F.unix_date(F.to_date(col)).cast("long") * 86400
+        + F.hour(col).cast("long") * 3600
+        + F.minute(col).cast("long") * 60
+    )
+    return seconds * 1_000_000 + (F.extract(F.lit("SECOND"), col) * 1_000_000).cast("long")
 
 
 def key_types(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> list[T.DataType]:

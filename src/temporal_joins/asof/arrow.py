@@ -50,14 +50,14 @@ def _decimal_scale(s: AsofSpec) -> int | None:
     return scale
 
 
-def _arrow_time(col, kind: str, dtype, scale: int | None):
+def _arrow_time(col, kind: str, dtype, other, scale: int | None):
     """The merge's time: floating point as double, decimals as unscaled longs at a common
     scale (exact), the rest in time_units."""
     if kind == "numeric":
         if scale is None:
             return col.cast("double")
         return (col.cast(T.DecimalType(38, scale)) * F.lit(10**scale)).cast("long")
-    return time_units(col, kind, dtype)
+    return time_units(col, kind, dtype, other)
 
 
 def arrow_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec, buckets: int | None = None) -> DataFrame:
@@ -79,7 +79,7 @@ def arrow_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec, buckets: in
     left = left_df.select(
         with_bucket(lkey_cols),
         *[c.alias(k) for c, k in zip(lkey_cols, keys)],
-        _arrow_time(F.col(s.left_time), s.kind, s.left_type, scale).alias(t),
+        _arrow_time(F.col(s.left_time), s.kind, s.left_type, s.right_type, scale).alias(t),
         *[F.col(c) for c in s.left_columns],
     )
     rkey_cols = [F.col(right).cast(kt) for (_, right), kt in zip(s.by, types)]
@@ -89,7 +89,7 @@ def arrow_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec, buckets: in
     right = right_df.where(keep).select(
         with_bucket(rkey_cols),
         *[c.alias(k) for c, k in zip(rkey_cols, keys)],
-        _arrow_time(F.col(s.right_time), s.kind, s.right_type, scale).alias(t),
+        _arrow_time(F.col(s.right_time), s.kind, s.right_type, s.left_type, scale).alias(t),
         *[F.col(o).alias(a) for o, a in zip(s.order_by, obs)],
         *[F.col(src).alias(out) for src, out in s.right_columns],
     )
@@ -120,7 +120,7 @@ def arrow_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec, buckets: in
         left, right = _time_ranges(left, right, bucket, t, buckets, s.direction)
 
     def merge(left_table, right_table):
-        return merge_bucket(left_table, right_table, plan)
+        return _utc_timestamps(merge_bucket(left_table, right_table, plan))
 
     return left.groupBy(bucket).cogroup(right.groupBy(bucket)).applyInArrow(merge, out_schema)
 
@@ -192,3 +192,30 @@ def _time_ranges(left: DataFrame, right: DataFrame, bucket: str, t: str, buckets
     copied = right.join(F.broadcast(carry_map), (F.col(bucket) == F.col(src)) & (F.col(t) == F.col(src_t)))
     copied = copied.select(F.col(dst).alias(bucket), *[F.col(f"`{c}`") for c in right.columns if c != bucket])
     return left, right.unionByName(copied)
+
+
+def _utc_type(t):
+    """t with every zoned timestamp (nested ones too) labelled tz='UTC'."""
+    import pyarrow as pa
+
+    if pa.types.is_timestamp(t):
+        return pa.timestamp(t.unit, tz="UTC") if t.tz is not None else t
+    if pa.types.is_struct(t):
+        return pa.struct([f.with_type(_utc_type(f.type)) for f in t])
+    if pa.types.is_large_list(t):
+        return pa.large_list(t.value_field.with_type(_utc_type(t.value_type)))
+    if pa.types.is_list(t):
+        return pa.list_(t.value_field.with_type(_utc_type(t.value_type)))
+    if pa.types.is_map(t):
+        return pa.map_(t.key_field.with_type(_utc_type(t.key_type)), t.item_field.with_type(_utc_type(t.item_type)))
+    return t
+
+
+def _utc_timestamps(table):
+    """Spark hands the UDF zoned timestamps labelled with the session zone's name ('Etc/UTC',
+    'America/New_York') but checks the result against tz='UTC' without a cast. Same instants, so
+    relabel them: a metadata-only cast."""
+    import pyarrow as pa
+
+    target = pa.schema([f.with_type(_utc_type(f.type)) for f in table.schema])
+    return table if target.equals(table.schema) else table.cast(target)

@@ -100,8 +100,8 @@ def broadcast_many(
         order = internal_name(names, f"__tj_order{i}")
         values = [internal_name(names, f"__tj_v{i}_{j}") for j in range(len(s.right_columns))]
         matches = internal_name(names, f"__tj_matches{i}")
-        lt = time_units(lcol(s.left_time), s.kind, s.left_type)
-        rt = time_units(rcol(s.right_time), s.kind, s.right_type)
+        lt = time_units(lcol(s.left_time), s.kind, s.left_type, s.right_type)
+        rt = time_units(rcol(s.right_time), s.kind, s.right_type, s.left_type)
         strict = not s.allow_exact_matches
         cond = F.lit(True)
         for left, right in s.by:

@@ -106,14 +106,21 @@ def _pruned(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]]) -> li
     left_df: its earliest and latest time in the engines' exact units)."""
     if any(s.tolerance is None for _, s in entries):
         return entries
+    # the left times in each entry's units (a TIMESTAMP_NTZ reads differently against NTZ and TIMESTAMP)
+    types = list(dict.fromkeys(s.right_type for _, s in entries))
     s0 = entries[0][1]
-    units = time_units(F.col(f"`{s0.left_time}`"), s0.kind, s0.left_type)
-    lo, hi = left_df.agg(F.min(units), F.max(units)).first()
-    if lo is None:
+    aggs = []
+    for other in types:
+        units = time_units(F.col(f"`{s0.left_time}`"), s0.kind, s0.left_type, other)
+        aggs += [F.min(units), F.max(units)]
+    found = left_df.agg(*aggs).first()
+    if found[0] is None:
         return entries
     out = []
     for right_df, s in entries:
-        rt = time_units(F.col(f"`{s.right_time}`"), s.kind, s.right_type)
+        k = types.index(s.right_type)
+        lo, hi = found[2 * k], found[2 * k + 1]
+        rt = time_units(F.col(f"`{s.right_time}`"), s.kind, s.right_type, s.left_type)
         # the match's own arithmetic at the earliest / latest left time: exact or looser, never tighter
         back = within_tolerance(F.lit(lo), rt, dataclasses.replace(s, direction="backward"))
         fwd = within_tolerance(F.lit(hi), rt, dataclasses.replace(s, direction="forward"))

@@ -100,10 +100,10 @@ def native_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> DataFra
     rkeys = [internal_name(names, f"__tj_rk{i}") for i in range(len(s.by))]
     obs = [internal_name(names, f"__tj_o{i}") for i in range(len(s.order_by))]
 
-    left = left_df.withColumn(lt, time_units(F.col(s.left_time), s.kind, s.left_type))
+    left = left_df.withColumn(lt, time_units(F.col(s.left_time), s.kind, s.left_type, s.right_type))
     right = right_df.select(
         *[F.col(r).alias(k) for (_, r), k in zip(s.by, rkeys)],
-        time_units(F.col(s.right_time), s.kind, s.right_type).alias(rt),
+        time_units(F.col(s.right_time), s.kind, s.right_type, s.left_type).alias(rt),
         *[F.col(o).alias(a) for o, a in zip(s.order_by, obs)],
         *[F.col(src).alias(out) for src, out in s.right_columns],
     )

@@ -72,7 +72,7 @@ def union_join(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], jo
     parts = [
         left_df.select(
             *[F.col(f"`{lk}`").alias(k) for (lk, _), k in zip(pairs[0], keys)],
-            time_units(F.col(f"`{s0.left_time}`"), s0.kind, s0.left_type).alias(t),
+            time_units(F.col(f"`{s0.left_time}`"), s0.kind, s0.left_type, s0.right_type).alias(t),
             F.lit(left_side).alias(side),
             *[F.lit(None).cast(tb_types[tb]).alias(tb) for tb in tie_breakers],
             F.struct(*[F.col(f"`{c}`") for c in left_columns]).alias(row),
@@ -88,7 +88,7 @@ def union_join(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], jo
         parts.append(
             right.where(keep).select(
                 *[F.col(f"`{rk}`").alias(k) for (_, rk), k in zip(pairs[i], keys)],
-                time_units(F.col(f"`{s.right_time}`"), s.kind, s.right_type).alias(t),
+                time_units(F.col(f"`{s.right_time}`"), s.kind, s.right_type, s.left_type).alias(t),
                 F.lit(sides[i]).alias(side),
                 *[
                     (F.col(f"`{mine[tb]}`") if tb in mine else F.lit(None).cast(tb_types[tb])).alias(tb)
@@ -121,23 +121,23 @@ def union_join(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], jo
 
     lefts = windowed.where(F.col(side) == left_side)
     for i, s in enumerate(specs):
-        lt = time_units(F.col(row)[s.left_time], s.kind, s.left_type)
+        lt = time_units(F.col(row)[s.left_time], s.kind, s.left_type, s.right_type)
         time_out = next(out for src, out in s.right_columns if src.lower() == s.right_time.lower())
         b = F.col(back[i]) if s.direction != "forward" else None
         f = F.col(fwd[i]) if s.direction != "backward" else None
         ok_b = ok_f = F.lit(True)
         if s.tolerance is not None:
             if b is not None:
-                ok_b = within_tolerance(lt, time_units(b[time_out], s.kind, s.right_type), s)
+                ok_b = within_tolerance(lt, time_units(b[time_out], s.kind, s.right_type, s.left_type), s)
             if f is not None:
-                ok_f = within_tolerance(lt, time_units(f[time_out], s.kind, s.right_type), s)
+                ok_f = within_tolerance(lt, time_units(f[time_out], s.kind, s.right_type, s.left_type), s)
         if s.direction == "backward":
             match = F.when(lt.isNotNull() & ok_b, b)
         elif s.direction == "forward":
             match = F.when(lt.isNotNull() & ok_f, f)
         else:
-            gap_b = _gap(lt, time_units(b[time_out], s.kind, s.right_type), s)
-            gap_f = _gap(time_units(f[time_out], s.kind, s.right_type), lt, s)
+            gap_b = _gap(lt, time_units(b[time_out], s.kind, s.right_type, s.left_type), s)
+            gap_f = _gap(time_units(f[time_out], s.kind, s.right_type, s.left_type), lt, s)
             take_back = f.isNull() | (b.isNotNull() & (gap_b <= gap_f))
             match = F.when(lt.isNull(), None).when(take_back, F.when(ok_b, b)).otherwise(F.when(ok_f, f))
         lefts = lefts.withColumn(matches[i], match)
