@@ -156,3 +156,35 @@ def test_a_cte_left_side_prunes_with_bounds_computed_at_run_time(spark, dbt, pla
     finally:
         spark.conf.unset("spark.sql.adaptive.enabled")
     assert "Subquery" in plan, plan  # the bounds: scalar subqueries over the CTE, filtered before the shuffle
+
+
+@pytest.mark.parametrize("strategy", ["union", "broadcast", "exploding"])
+def test_asof_join_with_a_tolerance_prunes_its_right_side_in_the_scan(spark, dbt, plan_tables, strategy):
+    """asof_join prunes as asof_join_many does, and its rows equal the unpruned join's (the match
+    without a tolerance, dropped when it is more than the tolerance away)."""
+    common = {"left": {"relation": f"{SCHEMA}.labels"}, "right": {"relation": f"{SCHEMA}.f0"}, "left_time": "ts"}
+    common.update(right_time="ts", by="id", prefix="e_", strategy=strategy)
+    rendered = dbt.render(
+        [
+            {"id": "pruned", "macro": "asof_join", "kwargs": {**common, "tolerance": 25}},
+            {"id": "whole", "macro": "asof_join", "kwargs": common},
+        ]
+    )
+    assert "cast('0' as bigint)" in rendered["pruned"] and "cast('990' as bigint)" in rendered["pruned"]
+    assert "cast('0' as bigint)" not in rendered["whole"]
+    spark.conf.set("spark.sql.adaptive.enabled", "false")
+    try:
+        plan = spark.sql(rendered["pruned"])._jdf.queryExecution().executedPlan().toString()
+    finally:
+        spark.conf.unset("spark.sql.adaptive.enabled")
+    pushed = re.findall(r"FileScan parquet [\w.]*f0\[.*?PushedFilters: \[([^\]]*)\]", plan)
+    assert pushed and all("GreaterThanOrEqual(ts," in f and "LessThanOrEqual(ts," in f for f in pushed), plan
+    columns = "id, account_id, ts, label, e_ts, e_v0"
+    within = (
+        f"select id, account_id, ts, label, if(ts - e_ts <= 25, e_ts, null) as e_ts, "
+        f"if(ts - e_ts <= 25, e_v0, null) as e_v0 from ({rendered['whole']}) as w"
+    )
+    pruned = f"select {columns} from ({rendered['pruned']}) as p"
+    differ = spark.sql(f"({pruned} except all {within}) union all ({within} except all {pruned})").count()
+    matched = spark.sql(f"select count(e_ts) from ({rendered['pruned']}) as p").first()[0]
+    assert differ == 0 and 0 < matched < spark.sql(f"select count(*) from {SCHEMA}.labels").first()[0]
