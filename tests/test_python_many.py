@@ -151,7 +151,8 @@ def test_errors_name_the_entry(spark):
         ),
         (
             [ok, {**ok, "tolerance": -1, "prefix": "b_"}],
-            "`rights[1].tolerance`. Allowed: a non-negative number for numeric time columns. Received: -1.",
+            "`rights[1].tolerance`: a tolerance is non-negative; `direction` says on which side of left_time to "
+            "look. Allowed: a non-negative number for numeric time columns. Received: -1.",
         ),
         ([{**ok, "by": "id) or (1=1"}], "`rights[0].by`. Allowed: a column name matching"),
         ([{**ok, "right_df": [1]}], "`rights[0].right_df`. Allowed: a pyspark.sql.DataFrame. Received: 'list'."),
