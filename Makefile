@@ -31,7 +31,7 @@ setup: $(STAMP) integration_tests/dbt_packages/temporal_joins
 	mkdir -p $(TEMPORAL_JOINS_STATE)
 
 demo: setup
-	$(PY) scripts/demo.py
+	@$(PY) scripts/demo.py
 
 test: setup
 	$(PY) -m pytest tests
@@ -74,3 +74,11 @@ hive-engine: setup
 
 hive-shell: hive-engine
 	$(PY) -m tools.hive $(HIVE_ARGS)
+
+# make bench-window: the window_aggregate benchmark (benchmarks/README.md#window-aggregates), results in
+# benchmarks/results/window_bench.md. WINDOW_BENCH_ARGS picks sizes, e.g. "--n 100000 --n 1000000".
+WINDOW_BENCH_ARGS ?=
+.PHONY: bench-window
+bench-window: setup
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m benchmarks.window_bench $(WINDOW_BENCH_ARGS)

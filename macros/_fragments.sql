@@ -7,10 +7,9 @@
     tj__bsrc                as-of time-to-live pruning: the left relation its bounds are computed from
     tj__k<i>                the i-th join key (the left key on left rows, the right key on right rows)
     tj__t                   an event's time (union, sweep line), or the left time (exploding)
-    tj__side                which input an event row comes from (union, sweep line)
+    tj__side                which input an event row comes from (union, sweep line, measured reach)
     tj__o<i>                the i-th order_by tie-breaker of a right row (union: numbered across its entries)
-    tj__l                   the packed left row (one struct)
-    tj__r                   the packed right row (one struct; union: tj__r<i>, entry i's)
+    tj__l, tj__r            the packed left / right row (one struct each; union: tj__r<i>, entry i's)
     tj__l__<n>, tj__r<i>__<j>  flat union (Hive): the n-th left column / entry i's j-th right column
     tj__m                   the right row matched to a left row (a struct, null for none; union and
                             broadcast: tj__m<i>, entry i's)
@@ -21,11 +20,24 @@
     tj__e, tj__s            range family: a time (or interval end) / interval start as an exact epoch number
     tj__bucket              range family: a bucket number; tj__lo / tj__hi the first / last bucket of a copied row
     tj__row                 range family: the packed row of the side a subquery holds
-    tj__lc<i>, tj__v<i>     broadcast: the i-th grouped left column / candidate right value (numbered across entries)
-    tj__order               time-range carries: how candidates rank (the extreme wins);
+    tj__raw, tj__one        range family: a copied side, one row per input row, before / after its span is clamped
+    tj__nlo, tj__nhi        range family: a copied row's own first / last bucket (null: an open bound, unbounded)
+    tj__clo, tj__chi        range family: the first / last bucket the other side reaches (the clamp)
+    tj__bs                  range family: a copied row's start bucket (overlaps: lifted to tj__floor's), kept-pair rule
+    tj__rng                 range family: the measured reach of the sides, per key, joined to the copies of a CTE input
+    tj__bounds              range family: the rows whose reach is measured (both sides, tj__side 0 left / 1 right)
+    tj__lsmin, tj__lsmax    range family: the least / greatest start (a point's time) of the left rows that can match
+    tj__lsopen              range family: 1 when a left row with an open start can match (tj__rs*: the right side's)
+    tj__floor               range family: the least end of both sides' rows that can match (overlap starts lift to it)
+    tj__lc<i>, tj__v<i>     broadcast, window_aggregate: the i-th grouped left column / carried right value
+    tj__order               broadcast, time-range carries: how candidates rank (the extreme wins);
                             broadcast: tj__order<i>, entry i's (flat, Hive: its fields tj__order<i>__<j>)
     tj__matches<i>          broadcast: how many candidates of entry i a left row has
-    tj__dup                 broadcast: how many copies of a left row the input holds
+    tj__dup                 broadcast, window_aggregate: how many copies of a left row the input holds
+    tj__c                   window_aggregate: a row's place among equal times (0 marker before, 1 right row, 2 after)
+    tj__wi                  window_aggregate: which marker a row is (0 the anchor at left_time, i window i's shift)
+    tj__n<i>, tj__sum<i>    window_aggregate: the running count / sum of the i-th value (tj__rows: of right rows)
+    tj__p<i>_<w>            window_aggregate: the i-th value of a pair that lies in window w (else null)
 -#}
 
 {#- Pack every left column into one struct so the left row travels whole (and duplicates stay distinct rows).

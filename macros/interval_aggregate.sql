@@ -5,23 +5,26 @@
   macros/range_joins.yml. Validation: range/_range_spec.sql. SQL: range/_interval_aggregate_sql.sql.
 -#}
 {% macro interval_aggregate(left, right, left_time=none, right_start=none, right_end=none, value=none, by=[],
-                            start_inclusive=true, end_inclusive=true, aggregates=['sum', 'count'], prefix='') %}
+                            start_inclusive=true, end_inclusive=true, open_start=false, open_end=false,
+                            aggregates=['sum', 'count'], prefix='') %}
   {{ return(adapter.dispatch('interval_aggregate', 'temporal_joins')(left, right, left_time, right_start, right_end,
-            value, by, start_inclusive, end_inclusive, aggregates, prefix)) }}
+            value, by, start_inclusive, end_inclusive, open_start, open_end, aggregates, prefix)) }}
 {% endmacro %}
 
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
 {% macro default__interval_aggregate(left, right, left_time, right_start, right_end, value, by,
-                                     start_inclusive, end_inclusive, aggregates, prefix) %}
-  {%- set spec = temporal_joins._interval_aggregate_spec(left, right, left_time, right_start, right_end, value, by,
-                                                          start_inclusive, end_inclusive, aggregates, prefix) -%}
+                                     start_inclusive, end_inclusive, open_start, open_end, aggregates, prefix) %}
+  {%- set spec = temporal_joins._interval_aggregate_spec(left, right, left_time, right_start, right_end, value,
+                                                          by, start_inclusive, end_inclusive, open_start, open_end,
+                                                          aggregates, prefix) -%}
   {{ return(temporal_joins._interval_aggregate_sql(spec, 'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): the sweep needs nothing Hive lacks, so both dialects share one renderer. -#}
 {% macro hive__interval_aggregate(left, right, left_time, right_start, right_end, value, by,
-                                     start_inclusive, end_inclusive, aggregates, prefix) %}
-  {%- set spec = temporal_joins._interval_aggregate_spec(left, right, left_time, right_start, right_end, value, by,
-                                                          start_inclusive, end_inclusive, aggregates, prefix) -%}
+                                     start_inclusive, end_inclusive, open_start, open_end, aggregates, prefix) %}
+  {%- set spec = temporal_joins._interval_aggregate_spec(left, right, left_time, right_start, right_end, value,
+                                                          by, start_inclusive, end_inclusive, open_start, open_end,
+                                                          aggregates, prefix) -%}
   {{ return(temporal_joins._interval_aggregate_sql(spec, 'hive')) }}
 {% endmacro %}

@@ -5,28 +5,31 @@
   Validation and the run-time bin: range/_range_spec.sql. SQL: range/_interval_sql.sql.
 -#}
 {% macro interval_join(left, right, left_time=none, right_start=none, right_end=none, by=[], left_start=none,
-                       left_end=none, start_inclusive=true, end_inclusive=true, join_type='inner', columns=none,
-                       prefix='', bin_size=none, strategy='bucketed') %}
+                       left_end=none, start_inclusive=true, end_inclusive=true, open_start=false, open_end=false,
+                       join_type='inner', columns=none, prefix='', bin_size=none, strategy='bucketed') %}
   {{ return(adapter.dispatch('interval_join', 'temporal_joins')(left, right, left_time, right_start, right_end, by,
-            left_start, left_end, start_inclusive, end_inclusive, join_type, columns, prefix, bin_size, strategy)) }}
+            left_start, left_end, start_inclusive, end_inclusive, open_start, open_end, join_type, columns, prefix,
+            bin_size, strategy)) }}
 {% endmacro %}
 
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
 {% macro default__interval_join(left, right, left_time, right_start, right_end, by, left_start,
-                                left_end, start_inclusive, end_inclusive, join_type, columns,
-                                prefix, bin_size, strategy) %}
+                                left_end, start_inclusive, end_inclusive, open_start, open_end,
+                                join_type, columns, prefix, bin_size, strategy) %}
   {%- set spec = temporal_joins._interval_join_spec(left, right, left_time, right_start, right_end, by,
                                                      left_start, left_end, start_inclusive, end_inclusive,
-                                                     join_type, columns, prefix, bin_size, strategy) -%}
+                                                     open_start, open_end, join_type, columns, prefix,
+                                                     bin_size, strategy) -%}
   {{ return(temporal_joins._interval_join_sql(spec, 'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): no sequence() (bucket copies from posexplode), no unix_micros. -#}
 {% macro hive__interval_join(left, right, left_time, right_start, right_end, by, left_start,
-                                left_end, start_inclusive, end_inclusive, join_type, columns,
-                                prefix, bin_size, strategy) %}
+                                left_end, start_inclusive, end_inclusive, open_start, open_end,
+                                join_type, columns, prefix, bin_size, strategy) %}
   {%- set spec = temporal_joins._interval_join_spec(left, right, left_time, right_start, right_end, by,
                                                      left_start, left_end, start_inclusive, end_inclusive,
-                                                     join_type, columns, prefix, bin_size, strategy) -%}
+                                                     open_start, open_end, join_type, columns, prefix,
+                                                     bin_size, strategy) -%}
   {{ return(temporal_joins._interval_join_sql(spec, 'hive')) }}
 {% endmacro %}

@@ -78,11 +78,24 @@ def dbt(spark):
     return runner
 
 
+SNAPSHOT = "plan_history"  # integration_tests/snapshots/plan_history.sql
+
+
 @pytest.fixture(scope="session")
-def seeded(dbt):
-    """The integration seeds, loaded once for every test that queries them."""
+def seeded(dbt, spark):
+    """The integration seeds, loaded once for every test that queries them, and the snapshot
+    built in two rounds over changed source rows (the second closes rows and opens new ones),
+    from scratch each session."""
     result = dbt.invoke("seed")
     assert result.success, dbt.failure_message(result)
+    spark.sql(f"drop table if exists {os.environ.get('TEMPORAL_JOINS_SCHEMA', 'temporal_joins')}.{SNAPSHOT}")
+    for snapshot_round in ("1", "2"):  # 2 is the default: the invocations after it see the same project
+        os.environ["TJ_SNAPSHOT_ROUND"] = snapshot_round
+        try:
+            result = dbt.invoke("snapshot", "--quiet")
+        finally:
+            del os.environ["TJ_SNAPSHOT_ROUND"]
+        assert result.success, dbt.failure_message(result)
     return dbt
 
 

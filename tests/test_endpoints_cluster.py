@@ -97,11 +97,13 @@ def thrift_build(endpoint):
         "--log-path",
         str(logs),
     ]
-    # dbt-spark runs Python models only on Databricks; the Thrift endpoint builds the SQL ones
+    # dbt-spark runs Python models only on Databricks; the Thrift endpoint builds the SQL ones.
+    # The snapshot history (tag snapshot_history) needs two snapshot rounds (tests/conftest.py `seeded`).
     python_models = sorted(p.stem for p in (INTEGRATION / "models").rglob("*.py"))
+    excluded = ["tag:must_fail", "tag:snapshot_history", *python_models]
     started = time.monotonic()
     build = subprocess.run(
-        [str(DBT), "build", "--threads", "4", "--exclude", "tag:must_fail", *python_models, *common],
+        [str(DBT), "build", "--threads", "4", "--exclude", *excluded, *common],
         env=env,
         capture_output=True,
         text=True,

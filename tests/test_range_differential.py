@@ -114,6 +114,75 @@ def _intervals(rng, kind, cases, id_base):
     return rows
 
 
+# Sentinel times: 9999-12-31 and 0001-01-01 for timestamps (micros) and dates (days); far
+# values for numbers (kept where their buckets and the naive join's arithmetic stay in range).
+FAR = {"int": 2**60, "dbl": 1e15, "ts": 253402214400_000_000, "date": 2932896}
+FAR_PAST = {"int": -(2**60), "dbl": -1e15, "ts": -62135596800_000_000, "date": -719162}
+
+
+def _edge_center(rng, kind):
+    """A case's center for the edge tables: as _center, but timestamps only around the spring DST
+    change, so that the cases of one kind span minutes, not decades: the reach of a whole side (what
+    a copy is clamped to, for relations) then stays small against the small fixed bins."""
+    if kind == "ts":
+        return TS_BASES[0] + int(rng.integers(-20, 21)) * UNIT["ts"]
+    return _center(rng, kind)
+
+
+def _edge_points(rng, kind, centers, id_base, sentinels):
+    """Points on the grid around each case's center (shared with the edge intervals, so points
+    fall on zero-length intervals and on interval ends), some at sentinel times."""
+    rows = []
+    for k, center in enumerate(centers):
+        key = None if k % 17 == 16 else k
+        for j in range(int(rng.integers(0, 8))):
+            r = rng.random()
+            te = center + int(rng.integers(-6, 7)) * UNIT[kind]
+            if r < 0.05:
+                te = None
+            elif sentinels and r < 0.10:
+                te = FAR[kind]
+            elif sentinels and r < 0.14:
+                te = FAR_PAST[kind]
+            row = (key, id_base + k * 100 + j, te)
+            rows.append(row)
+            if rng.random() < 0.1:
+                rows.append(row)
+    return rows
+
+
+def _edge_intervals(rng, kind, centers, id_base):
+    """Intervals on the same grid: zero-length ones at point times, reversed ones, null
+    (open) starts and ends, sentinel ends (9999-12-31) and starts (0001-01-01)."""
+    rows = []
+    for k, center in enumerate(centers):
+        key = None if k % 17 == 16 else k
+        for j in range(int(rng.integers(0, 7))):
+            se = center + int(rng.integers(-6, 7)) * UNIT[kind]
+            ee = se + int(rng.choice([0, 0, 0, 1, 2, 3, 6])) * UNIT[kind]
+            r = rng.random()
+            if r < 0.07:
+                se, ee = ee + UNIT[kind], se  # start after end
+            elif r < 0.15:
+                se = None
+            elif r < 0.23:
+                ee = None
+            elif r < 0.27:
+                se, ee = None, None
+            elif r < 0.33:
+                ee = FAR[kind]
+            elif r < 0.38:
+                se = FAR_PAST[kind]
+            elif r < 0.41:
+                se, ee = FAR_PAST[kind], FAR[kind]
+            v = None if rng.random() < 0.08 else int(rng.integers(-50, 100))
+            row = (key, id_base + k * 100 + j, se, ee, v)
+            rows.append(row)
+            if rng.random() < 0.08:
+                rows.append(row)
+    return rows
+
+
 def _typed(kind, col):
     if kind == "ts":
         return f"timestamp_micros({col})"
@@ -145,6 +214,21 @@ class Data:
             ):
                 intervals += [(f"{name}_{kind}",) + self._split(kind, r, (2, 3)) for r in rows]
                 self._duck(f"{name}_{kind}", rows, ["k", "id", "se", "ee", "v"], kind)
+        # the edge tables (own random stream, so the tables above stay as they were): points
+        # without (pe) and with (ps) sentinel times, intervals (ie, if) on the same centers
+        edge_rng = np.random.default_rng(SEED + 7)
+        for kind in KINDS:
+            centers = [_edge_center(edge_rng, kind) for _ in range(40)]
+            for name, sentinels in (("pe", False), ("ps", True)):
+                rows = _edge_points(edge_rng, kind, centers, 40_000_000, sentinels)
+                rows = [r + (u,) for u, r in enumerate(rows)]
+                points += [(f"{name}_{kind}",) + self._split(kind, r, (2,)) for r in rows]
+                self._duck(f"{name}_{kind}", rows, ["k", "id", "te", "u"], kind)
+            for name in ("ie", "if"):
+                rows = _edge_intervals(edge_rng, kind, centers, 50_000_000)
+                intervals += [(f"{name}_{kind}",) + self._split(kind, r, (2, 3)) for r in rows]
+                self._duck(f"{name}_{kind}", rows, ["k", "id", "se", "ee", "v"], kind)
+        self._clamp_tables(spark)
         # one write per table; the per-kind views cost no Spark job
         spark.createDataFrame(
             points, "tbl string, k int, id int, te bigint, te_d double, u bigint"
@@ -155,13 +239,13 @@ class Data:
         for base in ("points", "intervals"):
             spark.sql(f"create table {SCHEMA}.range_{base} using parquet as select * from __tj_range_{base}")
         for kind in KINDS:
-            for name in ("pa", "pb"):
+            for name in ("pa", "pb", "pe", "ps"):
                 te = "te_d" if kind == "dbl" else "te"
                 spark.sql(
                     f"create view {SCHEMA}.{name}_{kind} as select k, id, {_typed(kind, te)} as t, "
                     f"{te} as te, u from {SCHEMA}.range_points where tbl = '{name}_{kind}'"
                 )
-            for name in ("ia", "ib"):
+            for name in ("ia", "ib", "ie", "if"):
                 se, ee = ("se_d", "ee_d") if kind == "dbl" else ("se", "ee")
                 cast = "int" if kind == "date" else ("double" if kind == "dbl" else "bigint")
                 spark.sql(
@@ -169,6 +253,35 @@ class Data:
                     f"{_typed(kind, ee)} as e, cast({se} as {cast}) as se, cast({ee} as {cast}) as ee, v "
                     f"from {SCHEMA}.range_intervals where tbl = '{name}_{kind}'"
                 )
+
+    @staticmethod
+    def _clamp_tables(spark):
+        """For the copy counts: one day of hourly points per key (the left side), sessions
+        against it (some ending 9999-12-31 or open, one starting 0001-01-01) and events, some
+        at sentinel times. Timestamps across the 2024 spring DST change of America/New_York."""
+        day = "2024-03-10 00:00:00"
+        spark.sql(
+            f"create table {SCHEMA}.clamp_points using parquet as "
+            f"select k, h as id, timestamp'{day}' + make_interval(0, 0, 0, 0, h) as t "
+            "from (select explode(array(1, 2)) as k) as ks lateral view explode(sequence(0, 23)) hs as h"
+        )
+        spark.sql(
+            f"create table {SCHEMA}.clamp_spans using parquet as "
+            "select k, id, timestamp(s) as s, timestamp(e) as e, v from values "
+            "(1, 1, '2024-03-10 01:00:00', '2024-03-10 02:00:00', 1), "
+            "(1, 2, '2024-03-09 22:00:00', '2024-03-10 03:00:00', 2), "
+            "(1, 3, '2023-01-01 00:00:00', '9999-12-31 00:00:00', 3), "
+            "(1, 4, '2024-03-10 05:00:00', null, 4), "
+            "(1, 5, '0001-01-01 00:00:00', '2024-03-10 06:00:00', 5), "
+            "(2, 6, '2024-03-10 10:00:00', '9999-12-31 00:00:00', 6), "
+            "(2, 7, null, '2024-03-10 12:00:00', 7) as x(k, id, s, e, v)"
+        )
+        spark.sql(
+            f"create table {SCHEMA}.clamp_events using parquet as "
+            "select k, id, timestamp(t) as t from values "
+            "(1, 1, '2024-03-10 04:00:00'), (1, 2, '9999-12-31 00:00:00'), (1, 3, '0001-01-01 00:00:00'), "
+            "(2, 4, '2024-03-11 00:00:00'), (2, 5, '9999-12-31 00:00:00') as x(k, id, t)"
+        )
 
     @staticmethod
     def _split(kind, row, time_positions):
@@ -273,6 +386,150 @@ def _aggregate_configs():
 
 CONFIGS = _range_configs() + _interval_configs() + _aggregate_configs()
 
+FLAGS = [(True, True), (True, False), (False, True), (False, False)]  # (start/lower, end/upper) inclusive
+OPENS = [(False, False), (False, True), (True, False), (True, True)]  # (open_start, open_end)
+HUGE = 400  # grid units: a window far wider than any case's spread
+
+
+def _edge_configs():
+    """Sentinel, open, empty and reversed intervals, per kind: every inclusivity and every
+    open_start/open_end pair for each macro (across kinds, every inclusivity with every pair),
+    explicit, default and run-time bins, relations (the reach measured when the model runs)
+    and CTE inputs (the reach joined per key)."""
+    out = []
+    for i, kind in enumerate(KINDS):
+        ansi = i % 2 == 0
+        cte_ok = kind != "date"  # a CTE's dates cannot be told from timestamps (the bin decides the kind)
+        for j in range(4):
+            si, ei = FLAGS[j]
+            os_, oe = OPENS[(j + i) % 4]
+            tables = ("ps" if j % 2 == 0 else "pe", "ie")
+            out.append(
+                dict(macro="interval_aggregate", kind=kind, si=si, ei=ei, os=os_, oe=oe, tables=tables, ansi=ansi)
+            )
+        # (join type, left table, CTE inputs, bin): sentinel points on the left only with the run-time bin,
+        # which measures the copies' spans (a small fixed bin would copy an open interval to 9999-12-31)
+        point = [
+            ("inner", "pe", False, 1),
+            ("left", "ps", False, None),
+            ("inner", "pe", cte_ok, 1),
+            ("left", "pe", cte_ok, 0.5),
+        ]
+        overlap = [("inner", False, 1), ("left", False, None), ("inner", cte_ok, 0.5), ("left", cte_ok, 1)]
+        for j in range(4):
+            si, ei = FLAGS[(j + i) % 4]
+            os_, oe = OPENS[(j + 2 * i) % 4]
+            jt, left, cte, b = point[j]
+            out.append(
+                dict(
+                    macro="interval_join",
+                    kind=kind,
+                    mode="point",
+                    join_type=jt,
+                    si=si,
+                    ei=ei,
+                    os=os_,
+                    oe=oe,
+                    tables=(left, "ie"),
+                    cte=cte,
+                    bin=b,
+                    ansi=ansi,
+                )
+            )
+            jt, cte, b = overlap[j]
+            out.append(
+                dict(
+                    macro="interval_join",
+                    kind=kind,
+                    mode="overlap",
+                    join_type=jt,
+                    si=si,
+                    ei=ei,
+                    os=os_,
+                    oe=oe,
+                    tables=("ie", "if"),
+                    cte=cte,
+                    bin=b,
+                    ansi=ansi,
+                )
+            )
+        # range_join: sentinel points on either side; huge windows with small bins (clamped copies),
+        # and the default bin (at most two copies, no clamp)
+        shapes = [(HUGE, 1, 1, False), (2, HUGE, 0.5, cte_ok), (3, 0, None, False), (HUGE, HUGE, 2, cte_ok)]
+        for j, jt in enumerate(("inner", "left", "right", "full")):
+            lo, up, b, cte = shapes[j]
+            li, ui = FLAGS[(j + i) % 4]
+            out.append(
+                dict(
+                    macro="range_join",
+                    kind=kind,
+                    join_type=jt,
+                    lower=lo,
+                    upper=up,
+                    li=li,
+                    ui=ui,
+                    bin=b,
+                    cte=cte,
+                    tables=("ps", "pe") if j % 2 == 0 else ("pe", "ps"),
+                    ansi=ansi,
+                )
+            )
+    return out
+
+
+EDGE_CONFIGS = _edge_configs()
+
+# The copy counts: a left side of one day (hourly points, or two half-day intervals per key) against
+# sessions and events reaching 0001-01-01 and 9999-12-31, open ends included. (id, macro, kwargs,
+# bound on the copies per copied row)
+_CLAMP_POINT = dict(
+    left=f"{SCHEMA}.clamp_points",
+    right=f"{SCHEMA}.clamp_spans",
+    left_time="t",
+    right_start="s",
+    right_end="e",
+    by="k",
+    open_start=True,
+    open_end=True,
+    join_type="left",
+    prefix="r_",
+)
+CLAMP_CALLS = [
+    ("point-runtime-bin", "interval_join", _CLAMP_POINT, 3),
+    ("point-1-hour", "interval_join", {**_CLAMP_POINT, "bin_size": "1 hour"}, 25),
+    ("point-1-hour-hive", "hive__interval_join", {**_CLAMP_POINT, "bin_size": "1 hour"}, 25),
+    (
+        "point-1-hour-cte",
+        "interval_join",
+        {**_CLAMP_POINT, "left": "lhs", "right": "rhs", "bin_size": "1 hour", "columns": ["id", "v"]},
+        25,
+    ),
+    (
+        "range-36500-days",
+        "range_join",
+        dict(
+            left=f"{SCHEMA}.clamp_points",
+            right=f"{SCHEMA}.clamp_events",
+            left_time="t",
+            right_time="t",
+            by="k",
+            lower="36500 days",
+            upper="36500 days",
+            bin_size="1 hour",
+            join_type="left",
+            prefix="r_",
+        ),
+        25,
+    ),
+]
+
+
+def _clamp_sql(call_id, sql):
+    """The rendered statement, with the CTEs a CTE call names."""
+    if not call_id.endswith("-cte"):
+        return sql
+    return f"with lhs as (select * from {SCHEMA}.clamp_points), rhs as (select * from {SCHEMA}.clamp_spans)\n{sql}"
+
 
 def _cid(c):
     parts = [c["macro"], c["kind"], c.get("mode", ""), c.get("join_type", "")]
@@ -282,17 +539,36 @@ def _cid(c):
         parts += [f"s{'i' if c['si'] else 'x'}", f"e{'i' if c['ei'] else 'x'}"]
         if "bin" in c:
             parts.append(f"b{c['bin']}")
+    if c.get("os") or c.get("oe"):
+        parts.append(f"o{'s' if c.get('os') else ''}{'e' if c.get('oe') else ''}")
+    if "tables" in c:
+        parts.append("_".join(c["tables"]))
+    if c.get("cte"):
+        parts.append("cte")
     if c.get("nokey"):
         parts.append("nokey")
     return "-".join(p for p in parts if p)
 
 
+def _tables(c):
+    """The left and right tables of a configuration (without the kind suffix)."""
+    if "tables" in c:
+        return c["tables"]
+    if c["macro"] == "range_join":
+        return ("pa", "pb")
+    if c["macro"] == "interval_join" and c["mode"] == "overlap":
+        return ("ia", "ib")
+    return ("pa", "ib")
+
+
 def _kwargs(c):
     kind = c["kind"]
+    lt, rt = _tables(c)
+    left, right = ("lhs", "rhs") if c.get("cte") else (f"{SCHEMA}.{lt}_{kind}", f"{SCHEMA}.{rt}_{kind}")
     if c["macro"] == "range_join":
         kw = dict(
-            left=f"{SCHEMA}.pa_{kind}",
-            right=f"{SCHEMA}.pb_{kind}",
+            left=left,
+            right=right,
             left_time="t",
             right_time="t",
             by="k",
@@ -305,7 +581,8 @@ def _kwargs(c):
         )
     elif c["macro"] == "interval_join":
         kw = dict(
-            right=f"{SCHEMA}.ib_{kind}",
+            left=left,
+            right=right,
             right_start="s",
             right_end="e",
             by="k",
@@ -315,13 +592,13 @@ def _kwargs(c):
             prefix="r_",
         )
         if c["mode"] == "point":
-            kw.update(left=f"{SCHEMA}.pa_{kind}", left_time="t")
+            kw.update(left_time="t")
         else:
-            kw.update(left=f"{SCHEMA}.ia_{kind}", left_start="s", left_end="e")
+            kw.update(left_start="s", left_end="e")
     else:
         kw = dict(
-            left=f"{SCHEMA}.pa_{kind}",
-            right=f"{SCHEMA}.ib_{kind}",
+            left=left,
+            right=right,
             left_time="t",
             right_start="s",
             right_end="e",
@@ -334,18 +611,42 @@ def _kwargs(c):
         )
     if c.get("bin") is not None:
         kw["bin_size"] = _distance(kind, c["bin"]) if kind != "date" or c["bin"] >= 1 else "1 day"
+    if c["macro"] != "range_join" and ("os" in c or "oe" in c):
+        kw.update(open_start=c.get("os", False), open_end=c.get("oe", False))
+    if c.get("cte"):  # columns cannot be looked up: name the right ones (the right times come along)
+        kw["columns"] = ["id", "te"] if c["macro"] == "range_join" else ["id", "se", "ee"]
     return kw
+
+
+def _with_ctes(c, sql):
+    """A rendered statement over the CTE names lhs / rhs, preceded by their definitions."""
+    if not c.get("cte"):
+        return sql
+    lt, rt = _tables(c)
+    return (
+        f"with lhs as (select * from {SCHEMA}.{lt}_{c['kind']}), rhs as (select * from {SCHEMA}.{rt}_{c['kind']})\n"
+        + sql
+    )
+
+
+def _contains(c):
+    """A point l.te within r's interval; an open bound (null, when open) is unbounded."""
+    os_, oe = "true" if c.get("os") else "false", "true" if c.get("oe") else "false"
+    return (
+        f"l.te is not null and ((r.se is null and {os_}) or r.se {'<=' if c['si'] else '<'} l.te) "
+        f"and ((r.ee is null and {oe}) or l.te {'<=' if c['ei'] else '<'} r.ee)"
+    )
 
 
 def _naive(c, prefix=""):
     """The naive join, in SQL that Spark and DuckDB both run, on epoch-number columns."""
     kind = c["kind"]
-    t = prefix  # table prefix (schema. for Spark)
+    lt, rt = (f"{prefix}{name}_{kind}" for name in _tables(c))  # prefix: schema. for Spark
     if c["macro"] == "range_join":
         jt = {"inner": "inner", "left": "left outer", "right": "right outer", "full": "full outer"}[c["join_type"]]
         lo, up = _epoch_units(kind, c["lower"]), _epoch_units(kind, c["upper"])
         return (
-            f"select l.id, l.te, r.id as r_id, r.te as r_te from {t}pa_{kind} l {jt} join {t}pb_{kind} r "
+            f"select l.id, l.te, r.id as r_id, r.te as r_te from {lt} l {jt} join {rt} r "
             f"on l.k = r.k and r.te {'>=' if c['li'] else '>'} l.te - {lo} "
             f"and r.te {'<=' if c['ui'] else '<'} l.te + {up}"
         )
@@ -354,20 +655,25 @@ def _naive(c, prefix=""):
         if c["mode"] == "point":
             return (
                 f"select l.id, l.te, r.id as r_id, r.se as r_se, r.ee as r_ee "
-                f"from {t}pa_{kind} l {jt} join {t}ib_{kind} r "
-                f"on l.k = r.k and r.se {'<=' if c['si'] else '<'} l.te and l.te {'<=' if c['ei'] else '<'} r.ee"
+                f"from {lt} l {jt} join {rt} r on l.k = r.k and {_contains(c)}"
             )
         op = "<=" if c["si"] and c["ei"] else "<"
+        os_, oe = "true" if c.get("os") else "false", "true" if c.get("oe") else "false"
+        # each interval non-empty (a null bound only when open), and each starts before the other ends
+        valid = " and ".join(
+            f"(x.se is not null or {os_}) and (x.ee is not null or {oe}) "
+            f"and (x.se is null or x.ee is null or x.se {op} x.ee)".replace("x.", f"{side}.")
+            for side in ("l", "r")
+        )
         return (
             f"select l.id, l.se, l.ee, r.id as r_id, r.se as r_se, r.ee as r_ee "
-            f"from {t}ia_{kind} l {jt} join {t}ib_{kind} r "
-            f"on l.k = r.k and l.se {op} r.ee and r.se {op} l.ee and l.se {op} l.ee and r.se {op} r.ee"
+            f"from {lt} l {jt} join {rt} r on l.k = r.k and {valid} "
+            f"and (l.se is null or r.ee is null or l.se {op} r.ee) and (r.se is null or l.ee is null or r.se {op} l.ee)"
         )
     on = "" if c.get("nokey") else "l.k = r.k and "
     return (
         f"select l.u, l.id, l.te, sum(r.v) as v_sum, count(r.v) as v_count "
-        f"from {t}pa_{kind} l left outer join {t}ib_{kind} r "
-        f"on {on}r.se {'<=' if c['si'] else '<'} l.te and l.te {'<=' if c['ei'] else '<'} r.ee "
+        f"from {lt} l left outer join {rt} r on {on}{_contains(c)} "
         "group by l.u, l.id, l.te"
     )
 
@@ -389,6 +695,12 @@ def rendered(data, dbt):
     for c in CONFIGS:
         for flavour in ("", "hive__"):
             calls.append({"id": flavour + _cid(c), "macro": flavour + c["macro"], "kwargs": _kwargs(c)})
+    for c in EDGE_CONFIGS:
+        for flavour in ("", "hive__"):
+            calls.append({"id": flavour + _cid(c), "macro": flavour + c["macro"], "kwargs": _kwargs(c)})
+    for call_id, macro, kwargs, _ in CLAMP_CALLS:
+        calls.append({"id": "clamp-" + call_id, "macro": macro, "kwargs": kwargs})
+        calls.append({"id": "clamp-naive-" + call_id, "macro": macro, "kwargs": {**kwargs, "strategy": "naive"}})
     # the naive strategy, for the plan check's control
     calls.append(
         {"id": "naive-range", "macro": "range_join", "kwargs": {**_kwargs(CONFIGS[0]), "by": [], "strategy": "naive"}}
@@ -461,6 +773,103 @@ def test_bucketed_equals_naive(spark, data, rendered, c):
             assert (a is None) == (n == 0) and (a is None or abs(a - s / n) < 1e-9), (s, n, a)
 
 
+# --------------------------------------------------------------------------- edges, batched
+# The edge configurations run as one query per kind (a configuration id column): every
+# configuration's rows, padded to one shape, from the Spark flavour (b), the Hive flavour (h)
+# and the naive join (n).
+
+
+def _pad(c, relation, macro_output):
+    """A configuration's compared columns in one shape for every macro: cid, id, u, two times,
+    r_id, two right times, v_sum, v_count (null where a macro has no such column), and whether
+    the average is the sum over the count (true for the naive join and the other macros)."""
+    t = "double" if c["kind"] == "dbl" else "bigint"
+    cols = {
+        "range_join": ["id", None, "te", None, "r_id", "r_te", None, None, None],
+        "point": ["id", None, "te", None, "r_id", "r_se", "r_ee", None, None],
+        "overlap": ["id", None, "se", "ee", "r_id", "r_se", "r_ee", None, None],
+        "interval_aggregate": ["id", "u", "te", None, None, None, None, "v_sum", "v_count"],
+    }[c.get("mode", c["macro"])]
+    types = ["int", "bigint", t, t, "int", t, t, "bigint", "bigint"]
+    out = [f"cast({col if col else 'null'} as {typ}) as p{i}" for i, (col, typ) in enumerate(zip(cols, types))]
+    avg_ok = "true"
+    if macro_output and c["macro"] == "interval_aggregate":
+        avg_ok = "((v_avg is null) = (v_count = 0) and (v_avg is null or abs(v_avg - v_sum / v_count) < 1e-9))"
+    return f"select '{_cid(c)}' as cid, {', '.join(out)}, {avg_ok} as avg_ok from ({relation}) as x"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_edges_equal_naive(spark, data, rendered, kind):
+    """Sentinel (0001-01-01, 9999-12-31), open, empty and reversed intervals, sentinel points on
+    either side: every edge configuration of a kind, Spark and Hive flavours, gives the naive
+    join's rows (run by DuckDB on the same data), row for row. One Spark job runs them all,
+    each once."""
+    configs = [c for c in EDGE_CONFIGS if c["kind"] == kind]
+    parts = {"b": [], "h": []}
+    for c in configs:
+        spark_sql, hive_sql = (_with_ctes(c, rendered[f + _cid(c)]) for f in ("", "hive__"))
+        parse_hive(spark, hive_sql)  # raises HiveParseError if Hive 2.3 cannot parse it
+        parts["b"].append(_pad(c, spark_sql, macro_output=True))
+        parts["h"].append(_pad(c, hive_sql, macro_output=True))
+    union = {tag: " union all ".join(queries) for tag, queries in parts.items()}
+    rows = {tag: {_cid(c): Counter() for c in configs} for tag in parts}
+    with _Session(spark, configs[0]):
+        for tag in ("b", "h"):
+            plan = _plan(spark, union[tag])
+            assert "CartesianProduct" not in plan and "BroadcastNestedLoopJoin" not in plan, plan
+        everything = " union all ".join(f"select '{tag}' as tag, * from ({q}) as x" for tag, q in union.items())
+        for r in spark.sql(everything).collect():
+            rows[r[0]][r[1]][tuple(r[2:])] += 1
+    compared = 0
+    for c in configs:
+        cid = _cid(c)
+        duck = Counter(tuple(r[1:]) for r in data.duck.execute(_pad(c, _naive(c), macro_output=False)).fetchall())
+        assert sum(duck.values()) > 0, cid  # each configuration meets rows
+        for got in (rows["b"][cid], rows["h"][cid]):
+            assert got == duck, (cid, sorted(got - duck, key=str)[:5], sorted(duck - got, key=str)[:5])
+        compared += 1
+    assert compared == len(configs) == 16
+
+
+def _generated_rows(spark, sql):
+    """Run `sql`; return its rows and how many rows its Generate nodes (the bucket copies'
+    explode / posexplode) produced, read from the executed plan's metrics (AQE off, so the
+    plan that ran is the one read)."""
+    saved = spark.conf.get("spark.sql.adaptive.enabled")
+    spark.conf.set("spark.sql.adaptive.enabled", "false")
+    try:
+        df = spark.sql(sql)
+        rows = Counter(tuple(r) for r in df.collect())
+        stack, generated, generates = [df._jdf.queryExecution().executedPlan()], 0, 0
+        while stack:
+            node = stack.pop()
+            if node.nodeName() == "Generate":
+                generated += node.metrics().apply("numOutputRows").value()
+                generates += 1
+            children = node.children()
+            stack.extend(children.apply(i) for i in range(children.size()))
+    finally:
+        spark.conf.set("spark.sql.adaptive.enabled", saved)
+    return rows, generated, generates
+
+
+@pytest.mark.parametrize("call", CLAMP_CALLS, ids=[c[0] for c in CLAMP_CALLS])
+def test_copies_stay_within_the_other_sides_reach(spark, data, rendered, call):
+    """A session ending 9999-12-31 (or open, or starting 0001-01-01) against one day of points is
+    copied into at most that day's buckets: the copies are counted, and the rows equal the naive join."""
+    call_id, macro, kwargs, per_row = call
+    sql = _clamp_sql(call_id, rendered["clamp-" + call_id])
+    naive = _clamp_sql(call_id, rendered["clamp-naive-" + call_id])
+    copied = "clamp_events" if macro == "range_join" else "clamp_spans"
+    n_copied = spark.sql(f"select count(*) from {SCHEMA}.{copied}").first()[0]
+    as_json = "select to_json(struct(*)) as row from ({}) as x"  # times as text: 0001-01-01 has no Python datetime
+    rows, generated, generates = _generated_rows(spark, as_json.format(sql))
+    assert generates == 1 and 0 < generated <= per_row * n_copied, (generates, generated, n_copied)
+    assert rows == Counter(tuple(r) for r in spark.sql(as_json.format(naive)).collect()) and rows, rows
+    plan = _plan(spark, sql)
+    assert "CartesianProduct" not in plan and "BroadcastNestedLoopJoin" not in plan, plan
+
+
 def test_naive_plans_are_nested_loops(spark, data, rendered):
     """The control for the plan check above: the plain range join is a nested loop here."""
     plan = _plan(spark, rendered["naive-range"])
@@ -517,6 +926,18 @@ CASES = [
         dict(left=EVENTS, right=INTERVALS, left_time="missing", right_start="s", right_end="e", value="v"),
         "left_time",
         "column not found",
+    ),
+    (
+        "interval_join",
+        dict(left=EVENTS, right=INTERVALS, left_time="t", right_start="s", right_end="e", open_end="yes"),
+        "open_end",
+        "true, false",
+    ),
+    (
+        "interval_aggregate",
+        dict(left=EVENTS, right=INTERVALS, left_time="t", right_start="s", right_end="e", value="v", open_start=1),
+        "open_start",
+        "true, false",
     ),
     ("hive__range_join", dict(RANGE, bin_size="0 seconds"), "bin_size", "wider than zero"),  # same checks in Hive
     (

@@ -1,6 +1,6 @@
 {#-
-  SQL for interval_aggregate: seed 001's sweep line, in one UNION ALL, one shuffle by the
-  keys, one sort and one running window; no join at all.
+  SQL for interval_aggregate: the sweep-line post's sweep line, in one UNION ALL, one shuffle
+  by the keys, one sort and one running window; no join at all.
 
   Events per key: each left point (delta null), +value at each right start, -value at each
   right end. A running SUM over (time, tie) gives, at each point, the sum of the values of
@@ -8,8 +8,14 @@
   an inclusive start sorts before the points at its time (0), an exclusive one after them
   (2); an inclusive end sorts after them (2), an exclusive one before them (0). Points are 1.
   A parallel running count of non-null values gives COUNT(value); SUM is null when it is 0,
-  as SQL's SUM over no values. Right rows with a null key or bound, or start > end, are
-  dropped (they contain no point); left rows with a null time get count 0.
+  as SQL's SUM over no values.
+
+  Only intervals that contain a point get events: keys and bounds present and start <= end,
+  or start < end unless both ends are inclusive. An empty interval must not get any: with
+  both ends exclusive, [t, t]'s end event sorts before the points at t and its start after
+  them, which would count -1 there. An open start (open_start, null) is a start event with a
+  null time, sorted before every time (nulls first); an open end (open_end, null) has no end
+  event. Left rows with a null time get count 0 and null sum and average.
 -#}
 {% macro _interval_aggregate_sql(spec, dialect) %}
   {%- set keys = [] -%}
@@ -17,25 +23,27 @@
   {%- set v = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.value) -%}
   {%- set rs = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_start) -%}
   {%- set re = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_end) -%}
-  {%- set valid = [rs ~ ' is not null', re ~ ' is not null', rs ~ ' <= ' ~ re] -%}
+  {%- set op = '<=' if spec.start_inclusive and spec.end_inclusive else '<' -%}
+  {%- set valid = [temporal_joins._range_interval_valid(rs, re, op, spec.open_start, spec.open_end)] -%}
   {%- for pair in spec.by -%}
     {%- do valid.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}
   {%- endfor -%}
   {%- set right_keys = temporal_joins._range_key_select(spec.by, 'right', 'tj__rsrc') -%}
   {%- set window = 'over (' ~ ('partition by ' ~ keys | join(', ') ~ ' ' if keys else '')
-        ~ 'order by tj__t asc, tj__tie asc rows between unbounded preceding and current row)' -%}
+        ~ 'order by tj__t asc nulls first, tj__tie asc rows between unbounded preceding and current row)' -%}
   {%- set start_tie = 0 if spec.start_inclusive else 2 -%}
   {%- set end_tie = 2 if spec.end_inclusive else 0 -%}
   {%- set aggs = [] -%}
   {%- for o in spec.outputs -%}
     {%- if o.agg == 'sum' -%}
-      {%- do aggs.append('case when tj__n > 0 then tj__sum end as ' ~ temporal_joins._tj_q(o.output)) -%}
+      {%- do aggs.append('case when tj__t is not null and tj__n > 0 then tj__sum end as '
+          ~ temporal_joins._tj_q(o.output)) -%}
     {%- elif o.agg == 'count' -%}
       {%- do aggs.append('case when tj__t is null then 0 else coalesce(tj__n, 0) end as '
                          ~ temporal_joins._tj_q(o.output)) -%}
     {%- else -%}
-      {%- do aggs.append('case when tj__n > 0 then cast(tj__sum as double) / tj__n end as '
-                         ~ temporal_joins._tj_q(o.output)) -%}
+      {%- do aggs.append('case when tj__t is not null and tj__n > 0 then cast(tj__sum as double) / tj__n end as '
+            ~ temporal_joins._tj_q(o.output)) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- set left_out = [] -%}
@@ -89,7 +97,7 @@ from (
       0 - {{ v }} as tj__dv,
       case when {{ v }} is null then 0 else -1 end as tj__dn
     from {{ spec.right }} as tj__rsrc
-    where {{ valid | join(' and ') }}
+    where {{ (valid + ([re ~ ' is not null'] if spec.open_end else [])) | join(' and ') }}
   ) as tj__events
 ) as tj__swept
 where tj__side = 1

@@ -8,48 +8,30 @@
            is kept only in the bucket of greatest(left start, right start), which both
            cover, so it comes out exactly once (no DISTINCT, which would merge genuinely
            duplicate rows). Left outer: a left row without any match comes out once, from
-           its first copy (or its only row, when a null or reversed bound left it no bucket).
+           its first copy (or its only row, when a null or reversed bound or the clamp left
+           it no bucket).
+  Copies are clamped to what the other side reaches (_range_copy_span in _range_sql.sql).
+  Open bounds (open_start / open_end): a null start is before every time, a null end after.
 -#}
 
-{#- One side ('left' or 'right'): keys, epoch start/end (tj__s, tj__e; a point has only tj__e), the packed
-    row, bucket(s). -#}
-{% macro _interval_side(spec, side, start_col, end_col, outer, dialect) %}
+{#- One side, not copied ('left' or 'right'): keys, epoch start/end (tj__s, tj__e; a point has only tj__e), the packed
+    row, its bucket. -#}
+{% macro _interval_side(spec, side, start_col, end_col, dialect) %}
   {%- set src = spec.left if side == 'left' else spec.right -%}
   {%- set alias = 'tj__src' -%}
   {%- set packed = temporal_joins._tj_pack_left(alias, spec.left_columns) if side == 'left'
         else temporal_joins._tj_pack_right(alias, spec.right_columns) -%}
   {%- set e = temporal_joins._range_epoch(alias ~ '.' ~ temporal_joins._tj_q(end_col), spec.epoch_kind, dialect) -%}
   {%- set cols = temporal_joins._range_key_select(spec.by, side, alias) -%}
-  {%- if start_col is none -%}
-    {%- do cols.append(e ~ ' as tj__e') -%}
-    {%- do cols.append(packed ~ ' as tj__row') -%}
-    {%- if spec.strategy == 'bucketed' -%}
-      {%- do cols.append(temporal_joins._range_bucket(e, spec.epoch_kind, spec.bin) ~ ' as tj__bucket') -%}
-    {%- endif -%}
-    {{ return('(select ' ~ cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias ~ ')') }}
+  {%- if start_col is not none -%}
+    {%- do cols.append(temporal_joins._range_epoch(alias ~ '.' ~ temporal_joins._tj_q(start_col), spec.epoch_kind,
+        dialect) ~ ' as tj__s') -%}
   {%- endif -%}
-  {%- set s = temporal_joins._range_epoch(alias ~ '.' ~ temporal_joins._tj_q(start_col), spec.epoch_kind, dialect) -%}
-  {%- do cols.append(s ~ ' as tj__s') -%}
   {%- do cols.append(e ~ ' as tj__e') -%}
   {%- do cols.append(packed ~ ' as tj__row') -%}
-  {%- if spec.strategy != 'bucketed' -%}
-    {{ return('(select ' ~ cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias ~ ')') }}
-  {%- endif -%}
-  {%- do cols.append(temporal_joins._range_bucket(s, spec.epoch_kind, spec.bin) ~ ' as tj__lo') -%}
-  {%- do cols.append(temporal_joins._range_bucket(e, spec.epoch_kind, spec.bin) ~ ' as tj__hi') -%}
-  {%- set copies = temporal_joins._range_copies('tj__one.tj__lo', 'tj__one.tj__hi', 'tj__one.tj__s <= tj__one.tj__e',
-                                                outer=outer, dialect=dialect) -%}
-  {%- set outer_cols = [] -%}
-  {%- for pair in spec.by -%}{%- do outer_cols.append('tj__one.tj__k' ~ loop.index0) -%}{%- endfor -%}
-  {%- set outer_cols = outer_cols
-        + ['tj__one.tj__s', 'tj__one.tj__e', 'tj__one.tj__row', copies.bucket ~ ' as tj__bucket'] -%}
-  {%- if outer -%}
-    {#- the copy that speaks for the row when it has no match: its first bucket, or its only (null-bucket) row -#}
-    {%- do outer_cols.append('case when ' ~ copies.bucket ~ ' is null or ' ~ copies.bucket
-                             ~ ' = tj__one.tj__lo then 1 else 0 end as tj__home') -%}
-  {%- endif -%}
-  {{ return('(select ' ~ outer_cols | join(', ') ~ ' from (select ' ~ cols | join(', ') ~ ' from ' ~ src
-      ~ ' as ' ~ alias ~ ') as tj__one ' ~ copies.clause ~ ')') }}
+  {%- if spec.strategy == 'bucketed' -%}{%- do cols.append(temporal_joins._range_bucket(e, spec.epoch_kind,
+      spec.bin) ~ ' as tj__bucket') -%}{%- endif -%}
+  {{ return('(select ' ~ cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias ~ ')') }}
 {% endmacro %}
 
 {% macro _interval_join_sql(spec, dialect) %}
@@ -57,37 +39,46 @@
                                           'tj__pairs.tj__r', spec.right_columns) -%}
   {%- set bucketed = spec.strategy == 'bucketed' -%}
   {%- set jt = 'inner' if spec.join_type == 'inner' else 'left outer' -%}
+  {%- set os, oe = spec.open_start, spec.open_end -%}
   {%- set on = temporal_joins._range_key_on(spec.by, 'tj__lt', 'tj__rt') -%}
   {%- if bucketed -%}{%- do on.append('tj__lt.tj__bucket = tj__rt.tj__bucket') -%}{%- endif -%}
-  {%- set right_side = temporal_joins._interval_side(spec, side='right', start_col=spec.right_start,
-                                                     end_col=spec.right_end, outer=false, dialect=dialect) -%}
+  {%- set right_side = temporal_joins._range_copied(spec, 'r', outer=false, dialect=dialect) if bucketed
+        else temporal_joins._interval_side(spec, side='right', start_col=spec.right_start, end_col=spec.right_end,
+            dialect=dialect) -%}
   {%- if spec.mode == 'point' -%}
-    {%- do on.append('tj__rt.tj__s ' ~ ('<=' if spec.start_inclusive else '<') ~ ' tj__lt.tj__e') -%}
-    {%- do on.append('tj__lt.tj__e ' ~ ('<=' if spec.end_inclusive else '<') ~ ' tj__rt.tj__e') -%}
+    {#- an open bound is null: before (start) or after (end) every point; a null point never matches -#}
+    {%- if os or oe -%}{%- do on.append('tj__lt.tj__e is not null') -%}{%- endif -%}
+    {%- set left_side = temporal_joins._interval_side(spec, side='left', start_col=none, end_col=spec.left_time,
+          dialect=dialect) -%}
+    {%- do on.append(temporal_joins._range_le('tj__rt.tj__s', 'tj__lt.tj__e', '<=' if spec.start_inclusive else '<',
+        os, false)) -%}
+    {%- do on.append(temporal_joins._range_le('tj__lt.tj__e', 'tj__rt.tj__e', '<=' if spec.end_inclusive else '<',
+        false, oe)) -%}
 select
   {{ out }}
 from (
   select tj__lt.tj__row as tj__l, tj__rt.tj__row as tj__r
-  from {{ temporal_joins._interval_side(spec, side='left', start_col=none, end_col=spec.left_time,
-                                        outer=false, dialect=dialect) }} as tj__lt
+  from {{ left_side }} as tj__lt
   {{ jt }} join {{ right_side }} as tj__rt
     on {{ on | join('\n    and ') }}
 ) as tj__pairs
   {%- else -%}
     {#- closed intervals touch when an end equals a start; otherwise they must overlap strictly.
         Reversed intervals never match. -#}
-    {%- set op = ' <= ' if spec.start_inclusive and spec.end_inclusive else ' < ' -%}
-    {%- do on.append('tj__lt.tj__s' ~ op ~ 'tj__rt.tj__e') -%}
-    {%- do on.append('tj__rt.tj__s' ~ op ~ 'tj__lt.tj__e') -%}
-    {%- do on.append('tj__lt.tj__s' ~ op ~ 'tj__lt.tj__e') -%}
-    {%- do on.append('tj__rt.tj__s' ~ op ~ 'tj__rt.tj__e') -%}
+    {%- set op = temporal_joins._range_interval_op(spec) -%}
+    {%- do on.append(temporal_joins._range_le('tj__lt.tj__s', 'tj__rt.tj__e', op, os, oe)) -%}
+    {%- do on.append(temporal_joins._range_le('tj__rt.tj__s', 'tj__lt.tj__e', op, os, oe)) -%}
+    {%- do on.append(temporal_joins._range_interval_valid('tj__lt.tj__s', 'tj__lt.tj__e', op, os, oe)) -%}
+    {%- do on.append(temporal_joins._range_interval_valid('tj__rt.tj__s', 'tj__rt.tj__e', op, os, oe)) -%}
     {%- if bucketed -%}
-      {%- do on.append('tj__lt.tj__bucket = ' ~ temporal_joins._range_bucket('greatest(tj__lt.tj__s, tj__rt.tj__s)',
-                                                                             spec.epoch_kind, spec.bin)) -%}
+      {#- kept in the bucket of the greater start (tj__bs: an open start counts as the lowest bucket), which both copies
+          cover -#}
+      {%- do on.append('tj__lt.tj__bucket = ' ~ temporal_joins._range_max('tj__lt.tj__bs', 'tj__rt.tj__bs')) -%}
     {%- endif -%}
     {%- set left_outer = bucketed and spec.join_type == 'left' -%}
-    {%- set left_side = temporal_joins._interval_side(spec, side='left', start_col=spec.left_start,
-                                                      end_col=spec.left_end, outer=left_outer, dialect=dialect) -%}
+    {%- set left_side = temporal_joins._range_copied(spec, 'l', outer=left_outer, dialect=dialect) if bucketed
+          else temporal_joins._interval_side(spec, side='left', start_col=spec.left_start, end_col=spec.left_end,
+              dialect=dialect) -%}
     {%- if left_outer -%}
       {%- set keys = [] -%}
       {%- for pair in spec.by -%}{%- do keys.append('tj__lt.tj__k' ~ loop.index0) -%}{%- endfor -%}

@@ -11,7 +11,15 @@
 
 {#- How a time kind is compared: micros | days | integral | decimal | double. -#}
 {% macro _range_epoch_kind(kind, infos_and_columns) %}
-  {%- if kind == 'timestamp' -%}{{ return('micros') }}
+  {%- if kind == 'timestamp' -%}
+    {#- unix_micros reads a TIMESTAMP_NTZ as UTC wall time: right among NTZ columns (no DST gap), but a mix
+        with TIMESTAMP follows the package's rule (docs/design.md): NTZ read in the session time zone -#}
+    {%- set types = [] -%}
+    {%- for pair in infos_and_columns -%}
+      {%- set c = temporal_joins._tj_find_column(pair[0], pair[1]) -%}
+      {%- do types.append('ntz' if c is not none and (c.dtype | lower) == 'timestamp_ntz' else 'other') -%}
+    {%- endfor -%}
+    {{ return('micros_zoned' if 'ntz' in types and 'other' in types else 'micros') }}
   {%- elif kind == 'date' -%}{{ return('days') }}
   {%- elif kind == 'numeric_integral' -%}{{ return('integral') }}
   {%- endif -%}
@@ -41,7 +49,8 @@
   {%- endif -%}
   {%- for k in known if temporal_joins._tj_kind_family(k) != temporal_joins._tj_kind_family(known[0]) -%}
     {{ temporal_joins._tj_fail(m, pairs[loop.index0][3], 'time columns of one kind (numbers, timestamps or dates)',
-         pairs[loop.index0][3], 'time columns of different kinds (' ~ known[0] ~ ' vs ' ~ k ~ ')') }}
+         pairs[loop.index0][3],
+         'time columns of different kinds (' ~ known[0] ~ ' vs ' ~ k ~ ')') }}
   {%- endfor -%}
   {#- integral only when every pair is: its arithmetic then runs in decimal(20,0) -#}
   {%- if kinds | select('equalto', 'numeric_integral') | list | length == kinds | length -%}
@@ -108,7 +117,9 @@
 
 {#- The exact epoch number of a time expression (see the header). -#}
 {% macro _range_epoch(expr, epoch_kind, dialect) %}
-  {%- if epoch_kind == 'micros' -%}
+  {%- if epoch_kind == 'micros_zoned' and dialect != 'hive' -%}
+    {{ return('unix_micros(cast(' ~ expr ~ ' as timestamp))') }}
+  {%- elif epoch_kind in ['micros', 'micros_zoned'] -%}
     {%- if dialect == 'hive' -%}
       {#- Hive 2.3 has no unix_micros; timestamp -> decimal seconds is exact to the microsecond -#}
       {{ return('cast(cast(' ~ expr ~ ' as decimal(24,6)) * 1000000 as bigint)') }}
@@ -138,6 +149,7 @@
   {{ return('floor(' ~ as_double ~ " / cast('" ~ temporal_joins._range_bin_text(bin) ~ "' as double))") }}
 {% endmacro %}
 
+
 {#- A bin as plain text (no locale, full precision). Bins are computed as numbers, never taken from the
     caller as text. -#}
 {% macro _range_bin_text(bin) %}
@@ -161,7 +173,8 @@
   {%- if lower is none and upper is none -%}
     {{ temporal_joins._tj_fail(m, 'lower',
          "a distance before left_time (and/or `upper`, after it): a number, or an interval string"
-         ~ " such as '30 seconds'", none, 'give `lower`, `upper` or both (an omitted one means 0)') }}
+         ~ " such as '30 seconds'",
+         none, 'give `lower`, `upper` or both (an omitted one means 0)') }}
   {%- endif -%}
   {%- set kind = temporal_joins._range_kind(m, [[base.left_info, left_time, base.right_info, right_time]],
                                               lower if lower is not none else upper,
@@ -170,20 +183,29 @@
   {%- set lower_u = temporal_joins._range_units(m, 'lower', lower, kind, ek) -%}
   {%- set upper_u = temporal_joins._range_units(m, 'upper', upper, kind, ek) -%}
   {%- set bin = temporal_joins._range_bin(m, bin_size, kind, ek) -%}
+  {%- set width = (lower_u.value | float) + (upper_u.value | float) -%}
   {%- if bin is none -%}
     {#- default: the window width, so each row is copied into at most two buckets -#}
-    {%- set width = (lower_u.value | float) + (upper_u.value | float) -%}
     {%- set bin = width if width > 0 else 1.0 -%}
   {%- endif -%}
   {%- set cols = temporal_joins._tj_right_output_columns(m, base.left_info, base.right_info, base.pairs, base.prefix,
                                                          columns, [right_time], join_type in ['right', 'full']) -%}
-  {{ return({
+  {%- set spec = {
       'macro': m, 'left': base.left_info.sql, 'right': base.right_info.sql, 'by': base.pairs,
       'left_time': left_time, 'right_time': right_time, 'kind': kind, 'epoch_kind': ek,
       'lower': lower_u, 'upper': upper_u, 'lower_inclusive': lower_inclusive, 'upper_inclusive': upper_inclusive,
       'join_type': join_type, 'strategy': strategy, 'bin': bin,
       'left_columns': cols.left_columns, 'right_columns': cols.right_columns,
-  }) }}
+      'open_start': false, 'open_end': false,
+      'bounds': {'l': {'start': left_time, 'end': left_time, 'interval': false},
+                 'r': {'start': right_time, 'end': right_time, 'interval': false}},
+      'clamp': none,
+  } -%}
+  {#- a bin narrower than the window copies a row into more than two buckets: clamp them to the other side's reach -#}
+  {%- if strategy == 'bucketed' and bin < width -%}
+    {%- do spec.update({'clamp': temporal_joins._range_clamp(spec, base)}) -%}
+  {%- endif -%}
+  {{ return(spec) }}
 {% endmacro %}
 
 {#-
@@ -191,7 +213,8 @@
   overlapping a right interval (left_start + left_end).
 -#}
 {% macro _interval_join_spec(left, right, left_time, right_start, right_end, by, left_start, left_end,
-                             start_inclusive, end_inclusive, join_type, columns, prefix, bin_size, strategy) %}
+                             start_inclusive, end_inclusive, open_start, open_end, join_type, columns, prefix,
+                             bin_size, strategy) %}
   {%- set m = 'interval_join' -%}
   {%- set base = temporal_joins._tj_base(m, left, right, by, prefix) -%}
   {%- if left_time is not none and left_start is none and left_end is none -%}
@@ -215,6 +238,8 @@
   {%- set strategy = temporal_joins._tj_choice(m, 'strategy', strategy, ['bucketed', 'naive']) -%}
   {%- set start_inclusive = temporal_joins._tj_bool(m, 'start_inclusive', start_inclusive) -%}
   {%- set end_inclusive = temporal_joins._tj_bool(m, 'end_inclusive', end_inclusive) -%}
+  {%- set open_start = temporal_joins._tj_bool(m, 'open_start', open_start) -%}
+  {%- set open_end = temporal_joins._tj_bool(m, 'open_end', open_end) -%}
   {%- set pairs = [[base.left_info, left_cols[0], base.right_info, right_start],
                    [base.right_info, right_start, base.right_info, right_end]] -%}
   {%- if mode == 'overlap' -%}
@@ -232,37 +257,50 @@
       'left_time': left_time, 'left_start': left_start, 'left_end': left_end,
       'right_start': right_start, 'right_end': right_end, 'kind': kind, 'epoch_kind': ek,
       'start_inclusive': start_inclusive, 'end_inclusive': end_inclusive,
+      'open_start': open_start, 'open_end': open_end,
       'join_type': join_type, 'strategy': strategy, 'bin': bin,
       'left_columns': cols.left_columns, 'right_columns': cols.right_columns,
+      'clamp': none,
   } -%}
-  {%- if bin is none and strategy == 'bucketed' -%}
-    {%- do spec.update({'bin': temporal_joins._interval_runtime_bin(spec, base)}) -%}
+  {%- if mode == 'point' -%}
+    {%- do spec.update({'bounds': {'l': {'start': left_time, 'end': left_time, 'interval': false},
+                                   'r': {'start': right_start, 'end': right_end, 'interval': true}}}) -%}
+  {%- else -%}
+    {%- do spec.update({'bounds': {'l': {'start': left_start, 'end': left_end, 'interval': true},
+                                   'r': {'start': right_start, 'end': right_end, 'interval': true}}}) -%}
+  {%- endif -%}
+  {%- if strategy == 'bucketed' -%}
+    {%- do spec.update({'clamp': temporal_joins._range_clamp(spec, base)}) -%}
+    {%- if bin is none -%}
+      {%- do spec.update({'bin': temporal_joins._interval_runtime_bin(spec, base)}) -%}
+    {%- endif -%}
   {%- endif -%}
   {{ return(spec) }}
 {% endmacro %}
 
 {#-
-  bin_size not given: measured from the interval lengths when the model runs,
-  max(p90, p99 / 10, p99.9 / 100) of the lengths (approximate percentiles), so that 90% of
-  the intervals span at most two buckets and only the longest 1% / 0.1% are copied into
-  more than ~11 / ~101 buckets. 1 unit when there is no interval of positive length.
+  bin_size not given: measured from the lengths of the spans the copies cover (each interval
+  clamped like its copies, so a sentinel end such as 9999-12-31 or an open end counts only as
+  far as the other side reaches) when the model runs: max(p90, p99 / 10, p99.9 / 100) of the
+  positive lengths (approximate percentiles), so that 90% of the intervals span at most two
+  buckets and only the longest 1% / 0.1% are copied into more than ~11 / ~101 buckets. 1 unit
+  when there is no span of positive length.
 -#}
 {% macro _interval_runtime_bin(spec, base) %}
   {%- if not execute -%}{{ return(1.0) }}{%- endif -%}
-  {%- if base.right_info.columns is none or (spec.mode == 'overlap' and base.left_info.columns is none) -%}
+  {%- if spec.clamp.how != 'literal' -%}
     {{ temporal_joins._tj_fail(spec.macro, 'bin_size', 'a bin (a number, or an interval string such as \'1 hour\');'
          ~ ' it is required when an input is a CTE name, whose interval lengths cannot be measured'
-         ~ ' before the query runs', none, 'no bin_size and an input that cannot be queried') }}
+         ~ ' before the query runs',
+         none, 'no bin_size and an input that cannot be queried') }}
   {%- endif -%}
   {%- set lengths = [] -%}
-  {%- set sides = [[spec.right, spec.right_start, spec.right_end]] -%}
-  {%- if spec.mode == 'overlap' -%}{%- do sides.append([spec.left, spec.left_start, spec.left_end]) -%}{%- endif -%}
-  {%- for side in sides -%}
-    {%- set s = temporal_joins._range_epoch(temporal_joins._tj_q(side[1]), spec.epoch_kind, 'hive') -%}
-    {%- set e = temporal_joins._range_epoch(temporal_joins._tj_q(side[2]), spec.epoch_kind, 'hive') -%}
-    {%- do lengths.append('select cast(' ~ e ~ ' as double) - cast(' ~ s ~ ' as double) as len from ' ~ side[0]
-        ~ ' where ' ~ temporal_joins._tj_q(side[1]) ~ ' is not null'
-        ~ ' and ' ~ temporal_joins._tj_q(side[2]) ~ ' is not null') -%}
+  {%- set copied = ['r'] if spec.mode == 'point' else ['l', 'r'] -%}
+  {%- for side in copied -%}
+    {%- set span = temporal_joins._range_copy_span(spec, side, 'epoch', 'hive') -%}
+    {%- do lengths.append('select cast(tj__one.tj__hi as double) - cast(tj__one.tj__lo as double) as len from '
+        ~ span.sql
+        ~ ' as tj__one where ' ~ span.valid) -%}
   {%- endfor -%}
   {%- set query -%}
 select greatest(percentile_approx(len, 0.9), percentile_approx(len, 0.99) / 10,
@@ -276,9 +314,52 @@ where len > 0
   {{ return(value | float) }}
 {% endmacro %}
 
+{#-
+  How copies are clamped (docs/design.md, "Copies"): a copied row can only meet rows of the
+  other side in buckets the other side reaches, so its bucket range is cut to that reach.
+  Relations are measured when the model runs (one query: {'how': 'literal', 'stats': {...}});
+  a CTE name cannot be queried before the query runs, so the reach is joined in instead
+  ({'how': 'join'}: per key, or one row without keys).
+-#}
+{% macro _range_clamp(spec, base) %}
+  {%- if base.left_info.columns is none or base.right_info.columns is none -%}
+    {{ return({'how': 'join'}) }}
+  {%- endif -%}
+  {%- if not execute -%}{{ return({'how': 'literal', 'stats': {}}) }}{%- endif -%}
+  {%- set result = run_query(temporal_joins._range_bounds_sql(spec, ['l', 'r'], 'hive', grouped=false)) -%}
+  {%- set stats = {} -%}
+  {%- for name in temporal_joins._range_bound_names() -%}
+    {%- set v = result.columns[loop.index0].values()[0] if result and result.rows | length > 0 else none -%}
+    {%- do stats.update({name: temporal_joins._range_stat_literal(spec, name, v)}) -%}
+  {%- endfor -%}
+  {{ return({'how': 'literal', 'stats': stats}) }}
+{% endmacro %}
+
+{#-
+  A measured bound as a typed SQL literal of the epoch kind (none for null). The text comes
+  from the engine (cast to string), is checked to be a number and re-rendered, never spliced
+  as received. Integral and decimal bounds come as decimal(38,6), the type _range_bucket
+  converts them through, so the literal's bucket equals the row's.
+-#}
+{% macro _range_stat_literal(spec, name, value) %}
+  {%- if value is none -%}{{ return(none) }}{%- endif -%}
+  {%- set text = value | string | trim -%}
+  {%- if name.endswith('open') -%}{{ return(1 if text in ['1', '1.0'] else 0) }}{%- endif -%}
+  {%- set ek = spec.epoch_kind -%}
+  {%- if ek in ['micros', 'micros_zoned', 'days'] and modules.re.match('^-?[0-9]+$', text) -%}
+    {{ return('cast(' ~ (text | int) ~ ' as bigint)') }}
+  {%- elif ek in ['integral', 'decimal'] and modules.re.match('^-?[0-9]+(\.[0-9]+)?$', text) -%}
+    {{ return("cast('" ~ text ~ "' as decimal(38,6))") }}
+  {%- elif ek == 'double' and modules.re.match('^(-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?|-?Infinity|NaN)$', text) -%}
+    {{ return("cast('" ~ text ~ "' as double)") }}
+  {%- endif -%}
+  {{ exceptions.raise_compiler_error('temporal_joins.' ~ spec.macro ~ ': the measured time range gave ' ~ text
+      ~ ', which is not a number of its kind') }}
+{% endmacro %}
+
 {#- interval_aggregate: per left point, aggregates of the values of the right intervals containing it. -#}
 {% macro _interval_aggregate_spec(left, right, left_time, right_start, right_end, value, by,
-                                  start_inclusive, end_inclusive, aggregates, prefix) %}
+                                  start_inclusive, end_inclusive, open_start, open_end, aggregates, prefix) %}
   {%- set m = 'interval_aggregate' -%}
   {%- set base = temporal_joins._tj_base(m, left, right, by, prefix) -%}
   {%- set left_time = temporal_joins._tj_column(m, 'left_time', left_time, base.left_info, 'left') -%}
@@ -287,6 +368,8 @@ where len > 0
   {%- set value = temporal_joins._tj_column(m, 'value', value, base.right_info, 'right') -%}
   {%- set start_inclusive = temporal_joins._tj_bool(m, 'start_inclusive', start_inclusive) -%}
   {%- set end_inclusive = temporal_joins._tj_bool(m, 'end_inclusive', end_inclusive) -%}
+  {%- set open_start = temporal_joins._tj_bool(m, 'open_start', open_start) -%}
+  {%- set open_end = temporal_joins._tj_bool(m, 'open_end', open_end) -%}
   {%- set allowed = ['sum', 'count', 'avg'] -%}
   {%- if aggregates is string -%}{%- set aggregates = [aggregates] -%}{%- endif -%}
   {%- if aggregates is none or aggregates is mapping or aggregates is not iterable or aggregates | length == 0 -%}
@@ -312,6 +395,6 @@ where len > 0
       'macro': m, 'left': base.left_info.sql, 'right': base.right_info.sql, 'by': base.pairs,
       'left_time': left_time, 'right_start': right_start, 'right_end': right_end, 'value': value,
       'kind': kind, 'epoch_kind': ek, 'start_inclusive': start_inclusive, 'end_inclusive': end_inclusive,
-      'outputs': outputs, 'left_columns': left_columns,
+      'open_start': open_start, 'open_end': open_end, 'outputs': outputs, 'left_columns': left_columns,
   }) }}
 {% endmacro %}

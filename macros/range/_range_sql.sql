@@ -19,13 +19,13 @@
   {%- set lv = 'lateral view ' ~ ('outer ' if outer else '') -%}
   {%- if dialect == 'hive' -%}
     {{ return({
-        'clause': lv ~ "posexplode(case when " ~ valid ~ " then split(space(cast(" ~ hi ~ " - " ~ lo ~ " as int)), ' ')"
-                  ~ " end) tj__copies as tj__pos, tj__unused",
+        'clause': lv ~ "posexplode(case when " ~ valid ~ " then split(space(cast(" ~ hi ~ " - " ~ lo
+                  ~ " as int)), ' ') end) tj__copies as tj__pos, tj__unused",
         'bucket': '(' ~ lo ~ ' + tj__pos)'}) }}
   {%- else -%}
     {{ return({
-        'clause': lv ~ 'explode(case when ' ~ valid ~ ' then sequence(' ~ lo ~ ', ' ~ hi ~ ')'
-                  ~ ' end) tj__copies as tj__copy_bucket',
+        'clause': lv ~ 'explode(case when ' ~ valid ~ ' then sequence(' ~ lo ~ ', ' ~ hi
+                  ~ ') end) tj__copies as tj__copy_bucket',
         'bucket': 'tj__copy_bucket'}) }}
   {%- endif -%}
 {% endmacro %}
@@ -55,12 +55,11 @@
 {% endmacro %}
 
 {#-
-  One side ('left' or 'right') as a subquery: keys, epoch time tj__e, the packed row, and its bucket(s).
-  copy = none: one bucket, floor(e / bin). copy = [before, after] (epoch-unit literals):
-  copied into the buckets of e - before .. e + after. Floating-point times get one extra
-  bucket each way, because e - before rounds.
+  One side ('left' or 'right') as a subquery: keys, epoch time tj__e, the packed row and its
+  one bucket, floor(e / bin); or, copied, every bucket its window reaches (_range_copied).
 -#}
-{% macro _range_side(spec, side, copy, dialect) %}
+{% macro _range_side(spec, side, copied, dialect) %}
+  {%- if copied -%}{{ return(temporal_joins._range_copied(spec, side[0], outer=false, dialect=dialect)) }}{%- endif -%}
   {%- set src = spec.left if side == 'left' else spec.right -%}
   {%- set time_col = spec.left_time if side == 'left' else spec.right_time -%}
   {%- set alias = 'tj__src' -%}
@@ -68,24 +67,274 @@
   {%- set packed = temporal_joins._tj_pack_left(alias, spec.left_columns) if side == 'left'
         else temporal_joins._tj_pack_right(alias, spec.right_columns) -%}
   {%- set cols = temporal_joins._range_key_select(spec.by, side, alias) + [e ~ ' as tj__e', packed ~ ' as tj__row'] -%}
-  {%- if copy is none -%}
-    {%- do cols.append(temporal_joins._range_bucket(e, spec.epoch_kind, spec.bin) ~ ' as tj__bucket') -%}
-    {{ return('(select ' ~ cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias ~ ')') }}
+  {%- do cols.append(temporal_joins._range_bucket(e, spec.epoch_kind, spec.bin) ~ ' as tj__bucket') -%}
+  {{ return('(select ' ~ cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias ~ ')') }}
+{% endmacro %}
+
+{#- a >= b ? a : b, and a <= b ? a : b, for non-null a: null when b is null (HiveQL's greatest and least treat
+    nulls unlike Spark's). -#}
+{% macro _range_max(a, b) %}
+  {{ return('case when ' ~ a ~ ' >= ' ~ b ~ ' then ' ~ a ~ ' else ' ~ b ~ ' end') }}
+{% endmacro %}
+{% macro _range_min(a, b) %}
+  {{ return('case when ' ~ a ~ ' <= ' ~ b ~ ' then ' ~ a ~ ' else ' ~ b ~ ' end') }}
+{% endmacro %}
+
+{#-
+  a op b where an open bound may be null: a null start (open_start) is before everything, a
+  null end (open_end) after everything. Without open flags, a null never satisfies it.
+-#}
+{% macro _range_le(a, b, op, a_open, b_open) %}
+  {%- set guards = [] -%}
+  {%- if a_open -%}{%- do guards.append(a ~ ' is null') -%}{%- endif -%}
+  {%- if b_open -%}{%- do guards.append(b ~ ' is null') -%}{%- endif -%}
+  {%- if not guards -%}{{ return(a ~ ' ' ~ op ~ ' ' ~ b) }}{%- endif -%}
+  {{ return('(' ~ (guards + [a ~ ' ' ~ op ~ ' ' ~ b]) | join(' or ') ~ ')') }}
+{% endmacro %}
+
+{#- Whether an interval [s, e] can contain anything: bounds present (or open) and s op e. -#}
+{% macro _range_interval_valid(s, e, op, open_start, open_end) %}
+  {%- set parts = [] -%}
+  {%- if open_start and not open_end -%}{%- do parts.append(e ~ ' is not null') -%}{%- endif -%}
+  {%- if open_end and not open_start -%}{%- do parts.append(s ~ ' is not null') -%}{%- endif -%}
+  {%- do parts.append(temporal_joins._range_le(s, e, op, open_start, open_end)) -%}
+  {{ return(parts | join(' and ')) }}
+{% endmacro %}
+
+{#- s <(=) e for the intervals of a side ('<' when overlapping intervals need a strict overlap). -#}
+{% macro _range_interval_op(spec) %}
+  {{ return('<' if spec.get('mode') == 'overlap' and not (spec.start_inclusive and spec.end_inclusive) else '<=') }}
+{% endmacro %}
+
+{#- The measured bounds of both sides, in this order (_range_bounds_sql's columns after the keys; glossary in
+    _fragments.sql). -#}
+{% macro _range_bound_names() %}
+  {{ return(['lsmin', 'lsmax', 'lsopen', 'rsmin', 'rsmax', 'rsopen', 'floor']) }}
+{% endmacro %}
+
+{#-
+  The reach of sides ('l', 'r'), over their rows that can match (keys and bounds present or
+  open, start not after end): the least and greatest start (a point's time) and whether an
+  open start occurs; tj__floor is the least end of all of them (the least start when every
+  end is open). grouped: per key (joined to the copies of a CTE input) or one row (measured
+  when the model runs, as text).
+-#}
+{% macro _range_bounds_sql(spec, sides, dialect, grouped) %}
+  {%- set branches = [] -%}
+  {%- for side in sides -%}
+    {%- set b = spec.bounds[side] -%}
+    {%- set q = 'tj__src.' -%}
+    {%- set s = temporal_joins._range_stat_epoch(q ~ temporal_joins._tj_q(b.start), spec, dialect) -%}
+    {%- set e = temporal_joins._range_stat_epoch(q ~ temporal_joins._tj_q(b.end), spec, dialect) -%}
+    {%- set where = [] -%}
+    {%- for pair in spec.by -%}
+      {%- do where.append(q ~ temporal_joins._tj_q(pair[0 if side == 'l' else 1]) ~ ' is not null') -%}
+    {%- endfor -%}
+    {%- if b.interval -%}
+      {%- do where.append(temporal_joins._range_interval_valid(
+            q ~ temporal_joins._tj_q(b.start), q ~ temporal_joins._tj_q(b.end),
+            temporal_joins._range_interval_op(spec), spec.open_start, spec.open_end)) -%}
+    {%- else -%}
+      {%- do where.append(q ~ temporal_joins._tj_q(b.start) ~ ' is not null') -%}
+    {%- endif -%}
+    {%- set keys = temporal_joins._range_key_select(spec.by, 'left' if side == 'l' else 'right', 'tj__src') -%}
+    {%- set cols = (keys if grouped else []) + [('0' if side == 'l' else '1') ~ ' as tj__side', s ~ ' as tj__s',
+                                                e ~ ' as tj__e'] -%}
+    {%- do branches.append('select ' ~ cols | join(', ') ~ ' from ' ~ (spec.left if side == 'l' else spec.right)
+          ~ ' as tj__src where ' ~ where | join(' and ')) -%}
+  {%- endfor -%}
+  {%- set aggs = [] -%}
+  {%- for side in ['l', 'r'] -%}
+    {%- set n = '0' if side == 'l' else '1' -%}
+    {%- do aggs.append(['min(case when tj__side = ' ~ n ~ ' then tj__s end)', side ~ 'smin']) -%}
+    {%- do aggs.append(['max(case when tj__side = ' ~ n ~ ' then tj__s end)', side ~ 'smax']) -%}
+    {%- do aggs.append(['max(case when tj__side = ' ~ n ~ ' and tj__s is null then 1 else 0 end)', side ~ 'sopen']) -%}
+  {%- endfor -%}
+  {%- do aggs.append(['coalesce(min(tj__e), min(tj__s))', 'floor']) -%}
+  {%- set keys = [] -%}
+  {%- for pair in spec.by if grouped -%}{%- do keys.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
+  {%- set out = [] -%}
+  {%- for a in aggs -%}
+    {%- do out.append(('cast(' ~ a[0] ~ ' as string)' if not grouped else a[0]) ~ ' as tj__' ~ a[1]) -%}
+  {%- endfor -%}
+  {{ return('select ' ~ (keys + out) | join(', ') ~ ' from (' ~ branches | join(' union all ') ~ ') as tj__bounds'
+      ~ (' group by ' ~ keys | join(', ') if keys else '')) }}
+{% endmacro %}
+
+{#- A time as measured for the reach: its epoch number; integral and decimal ones as decimal(38,6), which _range_bucket
+    goes through. -#}
+{% macro _range_stat_epoch(expr, spec, dialect) %}
+  {%- set e = temporal_joins._range_epoch(expr, spec.epoch_kind, dialect) -%}
+  {{ return('cast(' ~ e ~ ' as decimal(38,6))' if spec.epoch_kind in ['integral', 'decimal'] else e) }}
+{% endmacro %}
+
+{#-
+  What side `other` reaches, in `space` ('bucket': bucket numbers; 'epoch': epoch numbers as
+  double): {lo, hi, floor}; lo / hi null when the other side has no row that can match (then
+  nothing is copied). Points (range_join, a point join's left side): the least and greatest
+  point. Overlapping intervals: the least and greatest start, each lifted to the floor (the
+  least end of both sides; an open start counts as the floor): a pair is kept in the bucket of
+  the greater lifted start, which both intervals still cover, as no end lies below the floor.
+  From the measured literals, or from the joined per-key reach tj__rng.
+-#}
+{% macro _range_reach(spec, other, space) %}
+  {%- set overlap = spec.get('mode') == 'overlap' -%}
+  {%- set null = 'cast(null as ' ~ ('bigint' if space == 'bucket' else 'double') ~ ')' -%}
+  {%- if spec.clamp.how == 'join' -%}
+    {%- set r = 'tj__rng.tj__' ~ other -%}
+    {%- set floor = temporal_joins._range_space('coalesce(tj__rng.tj__floor, 0)', spec, space) -%}
+    {%- set smin = temporal_joins._range_space(r ~ 'smin', spec, space) -%}
+    {%- set smax = temporal_joins._range_space(r ~ 'smax', spec, space) -%}
+    {%- if not overlap -%}{{ return({'lo': smin, 'hi': smax, 'floor': floor}) }}{%- endif -%}
+    {{ return({
+        'lo': 'case when ' ~ r ~ 'sopen = 1 then ' ~ floor ~ ' else ' ~ temporal_joins._range_max(smin, floor) ~ ' end',
+        'hi': 'case when ' ~ r ~ 'smax is not null then ' ~ temporal_joins._range_max(smax, floor)
+              ~ ' when ' ~ r ~ 'sopen = 1 then ' ~ floor ~ ' end',
+        'floor': floor}) }}
   {%- endif -%}
-  {%- set margin = ' - 1' if spec.epoch_kind == 'double' else '' -%}
-  {%- set lo = temporal_joins._range_bucket('(' ~ e ~ ' - ' ~ copy[0] ~ ')', spec.epoch_kind, spec.bin) ~ margin -%}
-  {%- set hi = temporal_joins._range_bucket('(' ~ e ~ ' + ' ~ copy[1] ~ ')', spec.epoch_kind, spec.bin)
-        ~ (' + 1' if margin else '') -%}
-  {%- set inner_cols = temporal_joins._range_key_select(spec.by, side, alias)
-        + [e ~ ' as tj__e', packed ~ ' as tj__row', lo ~ ' as tj__lo', hi ~ ' as tj__hi'] -%}
-  {%- set copies = temporal_joins._range_copies('tj__one.tj__lo', 'tj__one.tj__hi', 'tj__one.tj__e is not null',
-                                                outer=false, dialect=dialect) -%}
+  {%- set st = spec.clamp.stats -%}
+  {%- set floor = temporal_joins._range_space(st.get('floor') or 'cast(0 as bigint)', spec, space) -%}
+  {%- set smin = temporal_joins._range_space(st.get(other ~ 'smin'), spec, space) if st.get(other ~ 'smin')
+      else none -%}
+  {%- set smax = temporal_joins._range_space(st.get(other ~ 'smax'), spec, space) if st.get(other ~ 'smax')
+      else none -%}
+  {%- if not overlap -%}{{ return({'lo': smin or null, 'hi': smax or null, 'floor': floor}) }}{%- endif -%}
+  {%- set opened = st.get(other ~ 'sopen') == 1 -%}
+  {{ return({
+      'lo': floor if opened else (temporal_joins._range_max(smin, floor) if smin else null),
+      'hi': temporal_joins._range_max(smax, floor) if smax else (floor if opened else null),
+      'floor': floor}) }}
+{% endmacro %}
+
+{#- An epoch expression in a space: its bucket, or the number itself as double. -#}
+{% macro _range_space(expr, spec, space) %}
+  {{ return(temporal_joins._range_bucket(expr, spec.epoch_kind, spec.bin) if space == 'bucket'
+            else 'cast(' ~ expr ~ ' as double)') }}
+{% endmacro %}
+
+{#-
+  The span a copied side covers, one row per input row (subquery, to be aliased tj__one):
+  keys, tj__s / tj__e (epochs), tj__row (bucket space only), tj__lo .. tj__hi (its first and
+  last bucket, or epochs), tj__bs (its start bucket, for the overlap's keep rule), and `valid`,
+  the condition on tj__one under which it has any copy.
+
+  Natural span: range_join, e - before .. e + after (floating point: one more bucket each
+  way, since e - before rounds); interval_join, start .. end (an open end: unbounded).
+  Clamped to the other side's reach (_range_reach; spec.clamp none: not clamped): a point or
+  range copy meets the other side only in buckets between its least and greatest bucket. An
+  overlap pair is kept in the bucket of the greater (lifted) start, so a copy is needed only
+  from max(own start, the other's least start) to min(own end, max(own start, the other's
+  greatest start)), starts lifted to the floor (_range_reach).
+-#}
+{% macro _range_copy_span(spec, side, space, dialect) %}
+  {%- set other = 'r' if side == 'l' else 'l' -%}
+  {%- set b = spec.bounds[side] -%}
+  {%- set src = spec.left if side == 'l' else spec.right -%}
+  {%- set q = 'tj__src.' -%}
+  {%- set clamped = spec.clamp is not none -%}
+  {%- set overlap = spec.get('mode') == 'overlap' -%}
+  {%- set reach = temporal_joins._range_reach(spec, other, space) if clamped else none -%}
+  {%- set e = temporal_joins._range_epoch(q ~ temporal_joins._tj_q(b.end), spec.epoch_kind, dialect) -%}
+  {%- set cols = temporal_joins._range_key_select(spec.by, 'left' if side == 'l' else 'right', 'tj__src') -%}
+  {%- set carried = [] -%}
+  {%- for pair in spec.by -%}{%- do carried.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
+  {%- if spec.macro == 'range_join' -%}
+    {%- set before, after = (spec.upper.sql, spec.lower.sql) if side == 'r' else (spec.lower.sql, spec.upper.sql) -%}
+    {%- set margin = space == 'bucket' and spec.epoch_kind == 'double' -%}
+    {%- set nlo = temporal_joins._range_space('(' ~ e ~ ' - ' ~ before ~ ')', spec, space)
+          ~ (' - 1' if margin else '') -%}
+    {%- set nhi = temporal_joins._range_space('(' ~ e ~ ' + ' ~ after ~ ')', spec, space)
+          ~ (' + 1' if margin else '') -%}
+    {%- set valid = ['tj__one.tj__e is not null'] -%}
+  {%- else -%}
+    {%- set s = temporal_joins._range_epoch(q ~ temporal_joins._tj_q(b.start), spec.epoch_kind, dialect) -%}
+    {%- do cols.append(s ~ ' as tj__s') -%}
+    {%- do carried.append('tj__s') -%}
+    {%- set nlo = temporal_joins._range_space(s, spec, space) -%}
+    {%- if overlap and clamped -%}
+      {#- the start lifted to the floor (an open start: the floor itself), see _range_reach -#}
+      {%- set nlo = 'case when ' ~ s ~ ' is null then ' ~ reach.floor
+            ~ ' else ' ~ temporal_joins._range_max(nlo, reach.floor) ~ ' end' -%}
+    {%- endif -%}
+    {%- set nhi = temporal_joins._range_space(e, spec, space) -%}
+    {%- set valid = [temporal_joins._range_interval_valid('tj__one.tj__s', 'tj__one.tj__e',
+          temporal_joins._range_interval_op(spec), spec.open_start, spec.open_end)] -%}
+  {%- endif -%}
+  {%- do cols.append(e ~ ' as tj__e') -%}
+  {%- do carried.append('tj__e') -%}
+  {%- if space == 'bucket' -%}
+    {%- do cols.append((temporal_joins._tj_pack_left('tj__src', spec.left_columns) if side == 'l'
+                        else temporal_joins._tj_pack_right('tj__src', spec.right_columns)) ~ ' as tj__row') -%}
+    {%- do carried.append('tj__row') -%}
+  {%- endif -%}
+  {%- do cols.append(nlo ~ ' as tj__nlo') -%}
+  {%- do cols.append(nhi ~ ' as tj__nhi') -%}
+  {%- set source = src ~ ' as tj__src' -%}
+  {%- if clamped -%}
+    {%- do cols.append(reach.lo ~ ' as tj__clo') -%}
+    {%- do cols.append(reach.hi ~ ' as tj__chi') -%}
+    {%- if spec.clamp.how == 'join' -%}
+      {%- set measured = ['l', 'r'] if overlap else [other] -%}
+      {%- set reach_sql = '(' ~ temporal_joins._range_bounds_sql(spec, measured, dialect, grouped=true)
+            ~ ') as tj__rng' -%}
+      {%- if spec.by -%}
+        {%- set on = [] -%}
+        {%- for pair in spec.by -%}
+          {%- do on.append('tj__src.' ~ temporal_joins._tj_q(pair[0 if side == 'l' else 1]) ~ ' = tj__rng.tj__k'
+              ~ loop.index0) -%}
+        {%- endfor -%}
+        {%- set source = source ~ ' left outer join ' ~ reach_sql ~ ' on ' ~ on | join(' and ') -%}
+      {%- else -%}
+        {#- one row: the whole other side's reach -#}
+        {%- set source = source ~ ' cross join ' ~ reach_sql -%}
+      {%- endif -%}
+    {%- endif -%}
+    {%- if overlap -%}
+      {%- set cap = temporal_joins._range_max('tj__raw.tj__nlo', 'tj__raw.tj__chi') -%}
+      {%- set lo = temporal_joins._range_max('tj__raw.tj__nlo', 'tj__raw.tj__clo') -%}
+      {%- set hi = 'case when tj__raw.tj__nhi is null then ' ~ cap ~ ' when tj__raw.tj__nhi <= ' ~ cap
+            ~ ' then tj__raw.tj__nhi else ' ~ cap ~ ' end' -%}
+    {%- else -%}
+      {%- set lo = 'case when tj__raw.tj__nlo is null then tj__raw.tj__clo else '
+          ~ temporal_joins._range_max('tj__raw.tj__nlo', 'tj__raw.tj__clo') ~ ' end' -%}
+      {%- set hi = 'case when tj__raw.tj__nhi is null then tj__raw.tj__chi else '
+          ~ temporal_joins._range_min('tj__raw.tj__nhi', 'tj__raw.tj__chi') ~ ' end' -%}
+    {%- endif -%}
+  {%- else -%}
+    {%- set lo = 'tj__raw.tj__nlo' -%}
+    {%- set hi = 'tj__raw.tj__nhi' -%}
+  {%- endif -%}
+  {%- do valid.append('tj__one.tj__lo <= tj__one.tj__hi') -%}
   {%- set outer_cols = [] -%}
-  {%- for pair in spec.by -%}{%- do outer_cols.append('tj__one.tj__k' ~ loop.index0) -%}{%- endfor -%}
-  {{ return('(select '
-      ~ (outer_cols + ['tj__one.tj__e', 'tj__one.tj__row', copies.bucket ~ ' as tj__bucket']) | join(', ')
-      ~ ' from (select ' ~ inner_cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias ~ ') as tj__one '
-      ~ copies.clause ~ ')') }}
+  {%- for c in carried -%}{%- do outer_cols.append('tj__raw.' ~ c) -%}{%- endfor -%}
+  {%- do outer_cols.append('tj__raw.tj__nlo as tj__bs') -%}
+  {%- do outer_cols.append(lo ~ ' as tj__lo') -%}
+  {%- do outer_cols.append(hi ~ ' as tj__hi') -%}
+  {{ return({
+      'sql': '(select ' ~ outer_cols | join(', ') ~ ' from (select ' ~ cols | join(', ') ~ ' from ' ~ source
+          ~ ') as tj__raw)',
+      'valid': valid | join(' and '),
+      'carried': carried}) }}
+{% endmacro %}
+
+{#-
+  A side copied into every bucket of its (clamped) span: keys, tj__s (intervals), tj__e,
+  tj__row, tj__bs, tj__bucket; with outer, a row without any copy stays once with a null
+  bucket, and tj__home marks the copy that speaks for the row when it has no match (its first
+  bucket, or its only, null-bucket row).
+-#}
+{% macro _range_copied(spec, side, outer, dialect) %}
+  {%- set span = temporal_joins._range_copy_span(spec, side, 'bucket', dialect) -%}
+  {%- set copies = temporal_joins._range_copies('tj__one.tj__lo', 'tj__one.tj__hi', span.valid, outer=outer,
+      dialect=dialect) -%}
+  {%- set outer_cols = [] -%}
+  {%- for c in span.carried + ['tj__bs'] -%}{%- do outer_cols.append('tj__one.' ~ c) -%}{%- endfor -%}
+  {%- do outer_cols.append(copies.bucket ~ ' as tj__bucket') -%}
+  {%- if outer -%}
+    {%- do outer_cols.append('case when ' ~ copies.bucket ~ ' is null or ' ~ copies.bucket
+        ~ ' = tj__one.tj__lo then 1 else 0 end as tj__home') -%}
+  {%- endif -%}
+  {{ return('(select ' ~ outer_cols | join(', ') ~ ' from ' ~ span.sql ~ ' as tj__one ' ~ copies.clause ~ ')') }}
 {% endmacro %}
 
 {% macro _range_join_sql(spec, dialect) %}
@@ -101,19 +350,17 @@ select
   {{ out }}
 from (
   select tj__lt.tj__row as tj__l, tj__rt.tj__row as tj__r
-  from {{ temporal_joins._range_side(spec, side='left', copy=none, dialect=dialect) }} as tj__lt
-  {{ jt }} join {{ temporal_joins._range_side(spec, side='right', copy=none, dialect=dialect) }} as tj__rt
+  from {{ temporal_joins._range_side(spec, side='left', copied=false, dialect=dialect) }} as tj__lt
+  {{ jt }} join {{ temporal_joins._range_side(spec, side='right', copied=false, dialect=dialect) }} as tj__rt
     on {{ on | join('\n    and ') }}
 ) as tj__pairs
   {%- else -%}
     {#- a left row at l matches right times in [l - lower, l + upper];
         a right row at r, left times in [r - upper, r + lower] -#}
-    {%- set left_one = temporal_joins._range_side(spec, side='left', copy=none, dialect=dialect) -%}
-    {%- set right_one = temporal_joins._range_side(spec, side='right', copy=none, dialect=dialect) -%}
-    {%- set right_copies = temporal_joins._range_side(spec, side='right', copy=[spec.upper.sql, spec.lower.sql],
-                                                      dialect=dialect) -%}
-    {%- set left_copies = temporal_joins._range_side(spec, side='left', copy=[spec.lower.sql, spec.upper.sql],
-                                                     dialect=dialect) -%}
+    {%- set left_one = temporal_joins._range_side(spec, side='left', copied=false, dialect=dialect) -%}
+    {%- set right_one = temporal_joins._range_side(spec, side='right', copied=false, dialect=dialect) -%}
+    {%- set right_copies = temporal_joins._range_side(spec, side='right', copied=true, dialect=dialect) -%}
+    {%- set left_copies = temporal_joins._range_side(spec, side='left', copied=true, dialect=dialect) -%}
     {%- set on = temporal_joins._range_key_on(spec.by, 'tj__lt', 'tj__rt') + ['tj__lt.tj__bucket = tj__rt.tj__bucket',
           temporal_joins._range_predicate(spec, 'tj__lt.tj__e', 'tj__rt.tj__e')] -%}
 select

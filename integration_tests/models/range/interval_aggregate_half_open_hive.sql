@@ -3,4 +3,4 @@
 {{ temporal_joins.hive__interval_aggregate(
     ref('interval_points_ties'), ref('interval_scores'), left_time='point_time', right_start='start_time',
     right_end='end_time', value='points', by='id', start_inclusive=true, end_inclusive=false,
-    aggregates=['sum', 'count'], prefix='') }}
+    open_start=false, open_end=false, aggregates=['sum', 'count'], prefix='') }}

@@ -1,0 +1,459 @@
+{#-
+  SQL for window_aggregate, two strategies (docs/design.md#window-aggregates).
+
+  union: sum, count and avg come from running sums over ONE union of the right rows (events)
+  and K + 1 marker rows per left row: an anchor at left_time and one shifted copy per
+  window, at left_time - w (forward: + w). A window's sum is the running sum at the anchor
+  minus the one at the shifted marker (forward: the other way round), so K windows cost one
+  shuffle by the keys, one sort and one running window. The order of markers and events at
+  equal times gives each end's inclusivity: tj__c = 0 sorts a marker before the events at
+  its time, 2 after them (events are 1). The K + 1 markers of a left row are put back
+  together by a hash aggregate grouped by the keys and the left columns, which every marker
+  carries: the rows of one key are already in one partition, so it needs no second shuffle.
+  Duplicate left rows fall into one group, which counts them (tj__dup) and is exploded back
+  into that many rows at the end. min and max cannot be subtracted: they come from a
+  bucketed band join (the left rows copied into the buckets their widest window reaches,
+  each right row in one bucket) whose pairs join the same hash aggregate.
+
+  broadcast: every aggregate from the pairs of a broadcast band join: the distinct left rows
+  (with their count) are broadcast, right rows stream past them (keys and the widest
+  window's predicate), and one hash aggregate per left row takes SQL's own SUM, COUNT, AVG,
+  MIN and MAX over each window's pairs. The right side is never shuffled or sorted.
+
+  Layers, innermost first:
+    events     union: the UNION ALL of right rows and left markers                   (_window_events)
+    windowed   union: + the running sums and counts at every row                     (_window_windowed)
+    distinct   broadcast: one row per distinct left row, with its count              (_window_distinct_left)
+    pairs      left rows x right rows within the widest window (union: min/max only)  (_window_pairs)
+    grouped    one row per distinct left row: its markers' values, the pairs' aggregates (_window_grouped)
+  and the outer select takes the differences and restores duplicates.
+-#}
+{% macro _window_sql(spec, dialect) %}
+  {%- if dialect == 'hive' and spec.left_columns is none and execute -%}
+    {{ temporal_joins._tj_fail(spec.macro, 'left', 'a Relation (ref/source) or schema.table for the Hive flavour, '
+         ~ 'whose columns can be looked up (HiveQL cannot group or expand a struct of the left row)', spec.left) }}
+  {%- endif -%}
+  {%- set p = temporal_joins._window_plan(spec, dialect) -%}
+  {%- set out = [] -%}
+  {%- if spec.left_columns is none -%}
+    {%- do out.append('tj__deltas.tj__l.*') -%}
+  {%- else -%}
+    {%- for c in spec.left_columns -%}
+      {%- set source = spec.left_carried[c | lower] if (c | lower) in spec.left_carried
+            else p.payload_names[c | lower] -%}
+      {%- do out.append('tj__deltas.' ~ source ~ ' as ' ~ temporal_joins._tj_q(c)) -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {%- for o in spec.outputs -%}
+    {%- do out.append(temporal_joins._window_output(spec, p, o) ~ ' as ' ~ temporal_joins._tj_q(o.name)) -%}
+  {%- endfor -%}
+  {%- set group = p.partition + (p.payload | map(attribute='name') | list) -%}
+select
+  {{ out | join(',\n  ') }}
+{#- deltas: each running quantity over each window once, the far marker's value minus the near one's #}
+from (
+  select
+    {%- for g in group %}
+    {{ g }},
+    {%- endfor %}
+    {%- for pc in p.pair_columns %}
+      {%- for a in pc.aggs %}
+    {{ pc.name }}_{{ a }},
+      {%- endfor %}
+    {%- endfor %}
+    {%- for r in p.running %}
+      {%- for i in p.marker_ids if i != '0' %}
+    {{ temporal_joins._window_delta(spec, r.name, i) }} as {{ r.name }}_d{{ i }},
+      {%- endfor %}
+    {%- endfor %}
+    tj__dup
+  from (
+{{ temporal_joins._window_grouped(spec, p) | indent(4, true) }}
+  ) as tj__grouped
+) as tj__deltas
+lateral view posexplode(split(space(cast(tj__deltas.tj__dup as int) - 1), ' ')) tj__dups as tj__dup_index, tj__dup_text
+{% endmacro %}
+
+{#-
+  What the layers share: keys, the left payload (every left column but the keys that travel as
+  tj__k<i>), the running quantities (union), the pair columns, the marker times and orders.
+-#}
+{% macro _window_plan(spec, dialect) %}
+  {%- set keys = [] -%}
+  {%- for pair in spec.by -%}{%- do keys.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
+  {%- set payload = [] -%}
+  {%- set payload_names = {} -%}
+  {%- if spec.left_columns is none -%}
+    {%- do payload.append({'expr': temporal_joins._tj_pack_left('tj__lsrc', none), 'name': 'tj__l'}) -%}
+    {%- set left_time_payload = 'tj__l.' ~ temporal_joins._tj_q(spec.left_time) -%}
+  {%- else -%}
+    {%- for c in spec.left_columns if (c | lower) not in spec.left_carried -%}
+      {%- do payload.append({'expr': 'tj__lsrc.' ~ temporal_joins._tj_q(c), 'name': 'tj__lc' ~ loop.index0}) -%}
+      {%- do payload_names.update({c | lower: 'tj__lc' ~ loop.index0}) -%}
+    {%- endfor -%}
+    {%- set left_time_payload = payload_names[spec.left_time | lower] -%}
+  {%- endif -%}
+  {%- set union = spec.strategy == 'union' -%}
+  {#- running quantities (union): {name, expr over the events' columns} -#}
+  {%- set running = [] -%}
+  {#- pair columns: a value (or 1, for count(*)) when the pair lies in window i; aggs: what the group takes of it -#}
+  {%- set pair_columns = [] -%}
+  {%- set inf = "cast('Infinity' as double)" -%}
+  {%- for v in spec.measures -%}
+    {%- set n = loop.index0 -%}
+    {%- set col = 'tj__v' ~ n -%}
+    {%- set subtracted = v.aggs | select('in', ['sum', 'count', 'avg']) | list if union else [] -%}
+    {%- set paired = v.aggs | reject('in', subtracted) | list -%}
+    {%- if v.column is none and subtracted -%}
+      {%- do running.append({'name': 'tj__rows', 'expr': 'count(case when tj__wi is null then 1 end)'}) -%}
+    {%- elif subtracted -%}
+      {%- do running.append({'name': 'tj__n' ~ n, 'expr': 'count(' ~ col ~ ')'}) -%}
+      {%- if subtracted | select('in', ['sum', 'avg']) | list -%}
+        {%- set types = temporal_joins._window_result_types(v) -%}
+        {%- if v.class == 'float' -%}
+          {#- NaN and infinities would stay in a running sum forever: they are counted instead -#}
+          {%- do running.append({'name': 'tj__sum' ~ n, 'expr': 'sum(case when abs(' ~ col ~ ') < ' ~ inf
+                ~ ' then cast(' ~ col ~ ' as double) end)'}) -%}
+          {%- for special, literal in [('nan', "cast('NaN' as double)"), ('pinf', inf),
+                                       ('ninf', "cast('-Infinity' as double)")] -%}
+            {%- do running.append({'name': 'tj__' ~ special ~ n,
+                  'expr': 'count(case when ' ~ col ~ ' = ' ~ literal ~ ' then 1 end)'}) -%}
+          {%- endfor -%}
+        {%- elif types.running is not none -%}
+          {%- do running.append({'name': 'tj__sum' ~ n, 'expr': 'sum(cast(' ~ col ~ ' as ' ~ types.running ~ '))'}) -%}
+        {%- else -%}
+          {%- do running.append({'name': 'tj__sum' ~ n, 'expr': 'sum(' ~ col ~ ')'}) -%}
+        {%- endif -%}
+      {%- endif -%}
+    {%- endif -%}
+    {%- if paired -%}
+      {%- for w in spec.windows -%}
+        {%- do pair_columns.append({'name': 'tj__p' ~ n ~ '_' ~ loop.index, 'value': n, 'window': loop.index,
+              'aggs': paired, 'rows': v.column is none}) -%}
+      {%- endfor -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set value_columns = [] -%}
+  {%- for v in spec.measures if v.column is not none -%}
+    {%- do value_columns.append({'source': v.column, 'name': 'tj__v' ~ loop.index0, 'index': loop.index0}) -%}
+  {%- endfor -%}
+
+  {#- marker times (exact epoch arithmetic, as the band predicate computes them) and orders -#}
+  {%- set le = temporal_joins._range_epoch('tj__lsrc.' ~ temporal_joins._tj_q(spec.left_time), spec.epoch_kind,
+        dialect) -%}
+  {%- set re = temporal_joins._range_epoch('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time), spec.epoch_kind,
+        dialect) -%}
+  {%- set sign = ' - ' if spec.direction == 'backward' else ' + ' -%}
+  {%- set marker_t = ['when 0 then ' ~ le] -%}
+  {%- for w in spec.windows -%}
+    {%- do marker_t.append('when ' ~ loop.index ~ ' then (' ~ le ~ sign ~ w.units.sql ~ ')') -%}
+  {%- endfor -%}
+  {#- backward: the anchor after the events at left_time when that end is inclusive, the shifted
+      marker before the events at left_time - w when that end is inclusive (they are not subtracted).
+      forward mirrors both: the anchor's events are subtracted, the shifted marker's kept. -#}
+  {%- if spec.direction == 'backward' -%}
+    {%- set anchor_c = 2 if spec.upper_inclusive else 0 -%}
+    {%- set shifted_c = 0 if spec.lower_inclusive else 2 -%}
+  {%- else -%}
+    {%- set anchor_c = 0 if spec.upper_inclusive else 2 -%}
+    {%- set shifted_c = 2 if spec.lower_inclusive else 0 -%}
+  {%- endif -%}
+  {%- set marker_c = anchor_c if anchor_c == shifted_c
+        else 'case when tj__wi = 0 then ' ~ anchor_c ~ ' else ' ~ shifted_c ~ ' end' -%}
+  {%- set marker_ids = [] -%}
+  {%- for i in range(spec.windows | length + 1) -%}{%- do marker_ids.append(i | string) -%}{%- endfor -%}
+  {{ return({'dialect': dialect, 'partition': keys, 'payload': payload, 'payload_names': payload_names,
+             'left_time_payload': left_time_payload, 'running': running, 'pair_columns': pair_columns,
+             'value_columns': value_columns, 'le': le, 're': re,
+             'marker_t': 'case tj__wi ' ~ marker_t | join(' ') ~ ' end', 'marker_c': marker_c,
+             'marker_ids': marker_ids}) }}
+{% endmacro %}
+
+{#- events (union): right rows with a non-null key and time (tj__c = 1), and K + 1 markers per left row. -#}
+{% macro _window_events(spec, p) %}
+  {%- set right_filter = [] -%}
+  {%- for pair in spec.by -%}
+    {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}
+  {%- endfor -%}
+  {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) ~ ' is not null') -%}
+select
+  {%- for pair in spec.by %}
+  tj__rsrc.{{ temporal_joins._tj_q(pair[1]) }} as tj__k{{ loop.index0 }},
+  {%- endfor %}
+  {%- for pl in p.payload %}
+  null as {{ pl.name }},
+  {%- endfor %}
+  {%- for vc in p.value_columns %}
+  tj__rsrc.{{ temporal_joins._tj_q(vc.source) }} as {{ vc.name }},
+  {%- endfor %}
+  {{ p.re }} as tj__t,
+  1 as tj__c,
+  cast(null as int) as tj__wi
+from {{ spec.right }} as tj__rsrc
+where {{ right_filter | join(' and ') }}
+union all
+select
+  {%- for pair in spec.by %}
+  tj__lsrc.{{ temporal_joins._tj_q(pair[0]) }} as tj__k{{ loop.index0 }},
+  {%- endfor %}
+  {%- for pl in p.payload %}
+  {{ pl.expr }} as {{ pl.name }},
+  {%- endfor %}
+  {%- for vc in p.value_columns %}
+  null as {{ vc.name }},
+  {%- endfor %}
+  {{ p.marker_t }} as tj__t,
+  {{ p.marker_c }} as tj__c,
+  tj__wi
+from {{ spec.left }} as tj__lsrc
+lateral view explode(array({{ p.marker_ids | join(', ') }})) tj__markers as tj__wi
+{%- endmacro %}
+
+{#- windowed (union): the markers, each with the running quantities at its place in the time order. -#}
+{% macro _window_windowed(spec, p) %}
+  {%- set over = 'over (' ~ ('partition by ' ~ p.partition | join(', ') ~ ' ' if p.partition else '')
+        ~ 'order by tj__t, tj__c rows between unbounded preceding and current row)' -%}
+select
+  {%- for k in p.partition %}
+  {{ k }},
+  {%- endfor %}
+  {%- for pl in p.payload %}
+  {{ pl.name }},
+  {%- endfor %}
+  tj__wi
+  {%- for r in p.running %},
+  {{ r.expr }} {{ over }} as {{ r.name }}
+  {%- endfor %}
+from (
+{{ temporal_joins._window_events(spec, p) | indent(2, true) }}
+) as tj__events
+{%- endmacro %}
+
+{#- distinct (broadcast): the keys and payload of each distinct left row, and how many copies the left side holds. -#}
+{% macro _window_distinct_left(spec, p) %}
+  {%- set exprs = [] -%}
+  {%- for pair in spec.by -%}{%- do exprs.append('tj__lsrc.' ~ temporal_joins._tj_q(pair[0])) -%}{%- endfor -%}
+  {%- for pl in p.payload -%}{%- do exprs.append(pl.expr) -%}{%- endfor -%}
+select
+  {%- for pair in spec.by %}
+  tj__lsrc.{{ temporal_joins._tj_q(pair[0]) }} as tj__k{{ loop.index0 }},
+  {%- endfor %}
+  {%- for pl in p.payload %}
+  {{ pl.expr }} as {{ pl.name }},
+  {%- endfor %}
+  count(*) as tj__dup
+from {{ spec.left }} as tj__lsrc
+group by {{ exprs | join(', ') }}
+{%- endmacro %}
+
+{#- Does the right time re lie in the window of length w_sql of the left time le (epoch numbers)? -#}
+{% macro _window_in(spec, le, re, w_sql) %}
+  {%- if spec.direction == 'backward' -%}
+    {{ return(re ~ (' >= ' if spec.lower_inclusive else ' > ') ~ '(' ~ le ~ ' - ' ~ w_sql ~ ')'
+              ~ ' and ' ~ re ~ (' <= ' if spec.upper_inclusive else ' < ') ~ le) }}
+  {%- else -%}
+    {{ return(re ~ (' >= ' if spec.upper_inclusive else ' > ') ~ le
+              ~ ' and ' ~ re ~ (' <= ' if spec.lower_inclusive else ' < ') ~ '(' ~ le ~ ' + ' ~ w_sql ~ ')') }}
+  {%- endif -%}
+{% endmacro %}
+
+{#-
+  pairs: each left row with the right rows of its key within its widest window, and per pair
+  column the value (1 for count(*)) when the pair lies in that column's window.
+  union: bucketed like range_join: the left row is copied into the buckets of its widest window
+  (bin = that window's length; one more each way for floating-point times, whose window ends
+  round), each right row keeps one bucket, and the exact predicate is applied in ON.
+  broadcast: the distinct left rows are broadcast (MAPJOIN, which Spark reads as BROADCAST);
+  the right rows stream past them.
+-#}
+{% macro _window_pairs(spec, p) %}
+  {%- set widest = spec.windows | map(attribute='units') | map(attribute='value') | map('float') | max -%}
+  {%- set widest_sql = [] -%}
+  {%- for w in spec.windows if (w.units.value | float) == widest and not widest_sql -%}
+    {%- do widest_sql.append(w.units.sql) -%}
+  {%- endfor -%}
+  {%- set widest_sql = widest_sql[0] -%}
+  {%- set on = [] -%}
+  {%- for k in p.partition -%}{%- do on.append('tj__lt.' ~ k ~ ' = tj__rt.' ~ k) -%}{%- endfor -%}
+  {%- set bucketed = spec.strategy == 'union' -%}
+  {%- if bucketed -%}
+    {%- set bin = widest if widest > 0 else 1.0 -%}
+    {%- set margin = ' - 1' if spec.epoch_kind == 'double' else '' -%}
+    {%- if spec.direction == 'backward' -%}
+      {%- set lo = temporal_joins._range_bucket('(tj__one.tj__e - ' ~ widest_sql ~ ')', spec.epoch_kind, bin) -%}
+      {%- set hi = temporal_joins._range_bucket('tj__one.tj__e', spec.epoch_kind, bin) -%}
+    {%- else -%}
+      {%- set lo = temporal_joins._range_bucket('tj__one.tj__e', spec.epoch_kind, bin) -%}
+      {%- set hi = temporal_joins._range_bucket('(tj__one.tj__e + ' ~ widest_sql ~ ')', spec.epoch_kind, bin) -%}
+    {%- endif -%}
+    {%- set copies = temporal_joins._range_copies('(' ~ lo ~ margin ~ ')', '(' ~ hi ~ (' + 1' if margin else '') ~ ')',
+          'tj__one.tj__e is not null', outer=false, dialect=p.dialect) -%}
+    {%- do on.append('tj__lt.tj__bucket = tj__rt.tj__bucket') -%}
+  {%- endif -%}
+  {%- do on.append(temporal_joins._window_in(spec, 'tj__lt.tj__e', 'tj__rt.tj__e', widest_sql)) -%}
+  {%- set paired_values = p.pair_columns | rejectattr('rows') | map(attribute='value') | unique | list -%}
+select {{ '/*+ MAPJOIN(tj__lt) */' if not bucketed }}
+  {%- for k in p.partition %}
+  tj__lt.{{ k }},
+  {%- endfor %}
+  {%- for pl in p.payload %}
+  tj__lt.{{ pl.name }},
+  {%- endfor %}
+  {%- for pc in p.pair_columns %}
+  case when {{ temporal_joins._window_in(spec, 'tj__lt.tj__e', 'tj__rt.tj__e', spec.windows[pc.window - 1].units.sql) }}
+    then {{ '1' if pc.rows else 'tj__rt.tj__v' ~ pc.value }} end as {{ pc.name }}{{ ',' if not loop.last }}
+  {%- endfor %}
+from (
+  select
+    {%- for pair in spec.by %}
+    tj__rsrc.{{ temporal_joins._tj_q(pair[1]) }} as tj__k{{ loop.index0 }},
+    {%- endfor %}
+    {%- for n in paired_values %}
+    tj__rsrc.{{ temporal_joins._tj_q(spec.measures[n].column) }} as tj__v{{ n }},
+    {%- endfor %}
+    {%- if bucketed %}
+    {{ temporal_joins._range_bucket(p.re, spec.epoch_kind, bin) }} as tj__bucket,
+    {%- endif %}
+    {{ p.re }} as tj__e
+  from {{ spec.right }} as tj__rsrc
+) as tj__rt
+inner join (
+  {%- if bucketed %}
+  select
+    {%- for k in p.partition %}
+    tj__one.{{ k }},
+    {%- endfor %}
+    {%- for pl in p.payload %}
+    tj__one.{{ pl.name }},
+    {%- endfor %}
+    tj__one.tj__e,
+    {{ copies.bucket }} as tj__bucket
+  from (
+    select
+      {%- for pair in spec.by %}
+      tj__lsrc.{{ temporal_joins._tj_q(pair[0]) }} as tj__k{{ loop.index0 }},
+      {%- endfor %}
+      {%- for pl in p.payload %}
+      {{ pl.expr }} as {{ pl.name }},
+      {%- endfor %}
+      {{ p.le }} as tj__e
+    from {{ spec.left }} as tj__lsrc
+  ) as tj__one
+  {{ copies.clause }}
+  {%- else %}
+  select
+    tj__distinct.*,
+    {{ temporal_joins._range_epoch('tj__distinct.' ~ p.left_time_payload, spec.epoch_kind, p.dialect) }} as tj__e
+  from (
+{{ temporal_joins._window_distinct_left(spec, p) | indent(4, true) }}
+  ) as tj__distinct
+  {%- endif %}
+) as tj__lt
+  on {{ on | join('\n  and ') }}
+{%- endmacro %}
+
+{#-
+  grouped: one row per distinct left row (its keys and payload): union: the running quantities
+  at its anchor (tj__wi = 0) and at each shifted marker (1..K); both: the aggregates of its pairs,
+  and how many copies of the row the left side holds (tj__dup).
+-#}
+{% macro _window_grouped(spec, p) %}
+  {%- set group = p.partition + (p.payload | map(attribute='name') | list) -%}
+  {%- set union = spec.strategy == 'union' -%}
+select
+  {%- for g in group %}
+  {{ g }},
+  {%- endfor %}
+  {%- for r in p.running %}
+    {%- for i in p.marker_ids %}
+  max(case when tj__wi = {{ i }} then {{ r.name }} end) as {{ r.name }}_{{ i }},
+    {%- endfor %}
+  {%- endfor %}
+  {%- for pc in p.pair_columns %}
+    {%- for a in pc.aggs %}
+  {{ a }}({{ pc.name }}) as {{ pc.name }}_{{ a }},
+    {%- endfor %}
+  {%- endfor %}
+  {{ 'count(case when tj__wi = 0 then 1 end)' if union else 'max(tj__dup)' }} as tj__dup
+from (
+  select
+    {%- for g in group %}
+    {{ g }},
+    {%- endfor %}
+    {%- for r in p.running %}
+    {{ r.name }},
+    {%- endfor %}
+    {%- for pc in p.pair_columns %}
+    null as {{ pc.name }},
+    {%- endfor %}
+    {{ 'tj__wi' if union else 'tj__dup' }}
+  from (
+  {%- if union %}
+{{ temporal_joins._window_windowed(spec, p) | indent(4, true) }}
+  ) as tj__windowed
+  where tj__wi is not null
+  {%- else %}
+{{ temporal_joins._window_distinct_left(spec, p) | indent(4, true) }}
+  ) as tj__distinct
+  {%- endif %}
+  {%- if p.pair_columns %}
+  union all
+  select
+    {%- for g in group %}
+    {{ g }},
+    {%- endfor %}
+    {%- for r in p.running %}
+    null as {{ r.name }},
+    {%- endfor %}
+    {%- for pc in p.pair_columns %}
+    {{ pc.name }},
+    {%- endfor %}
+    {{ 'cast(null as int) as tj__wi' if union else 'cast(null as bigint) as tj__dup' }}
+  from (
+{{ temporal_joins._window_pairs(spec, p) | indent(4, true) }}
+  ) as tj__pairs
+  {%- endif %}
+) as tj__marked
+group by {{ group | join(', ') }}
+{%- endmacro %}
+
+{#- A running quantity over window i: its value at the window's far marker minus at its near one. -#}
+{% macro _window_delta(spec, name, i) %}
+  {%- set anchor = 'coalesce(tj__grouped.' ~ name ~ '_0, 0)' -%}
+  {%- set shifted = 'coalesce(tj__grouped.' ~ name ~ '_' ~ i ~ ', 0)' -%}
+  {{ return(anchor ~ ' - ' ~ shifted if spec.direction == 'backward' else shifted ~ ' - ' ~ anchor) }}
+{% endmacro %}
+
+{#- One output column: an aggregate of a value over a window, with SQL's semantics and result types. -#}
+{% macro _window_output(spec, p, o) %}
+  {%- set v = spec.measures[o.value] -%}
+  {%- set n = o.value -%}
+  {%- set i = o.window -%}
+  {%- for pc in p.pair_columns if pc.value == n and pc.window == i and o.agg in pc.aggs -%}
+    {{ return('tj__deltas.' ~ pc.name ~ '_' ~ o.agg) }}
+  {%- endfor -%}
+  {%- if v.column is none -%}{{ return('tj__deltas.tj__rows_d' ~ i) }}{%- endif -%}
+  {%- set count = 'tj__deltas.tj__n' ~ n ~ '_d' ~ i -%}
+  {%- if o.agg == 'count' -%}{{ return(count) }}{%- endif -%}
+  {%- set types = temporal_joins._window_result_types(v) -%}
+  {%- set total = 'tj__deltas.tj__sum' ~ n ~ '_d' ~ i -%}
+  {%- if v.class == 'float' -%}
+    {%- set nan = 'tj__deltas.tj__nan' ~ n ~ '_d' ~ i -%}
+    {%- set pinf = 'tj__deltas.tj__pinf' ~ n ~ '_d' ~ i -%}
+    {%- set ninf = 'tj__deltas.tj__ninf' ~ n ~ '_d' ~ i -%}
+    {%- set total = 'case when ' ~ nan ~ ' > 0 or (' ~ pinf ~ ' > 0 and ' ~ ninf ~ " > 0) then cast('NaN' as double)"
+        ~ ' when ' ~ pinf ~ " > 0 then cast('Infinity' as double)"
+        ~ ' when ' ~ ninf ~ " > 0 then cast('-Infinity' as double)"
+        ~ ' else ' ~ total ~ ' end' -%}
+  {%- endif -%}
+  {%- if o.agg == 'sum' -%}
+    {%- set value = 'cast(' ~ total ~ ' as ' ~ types.sum ~ ')' if types.sum is not none else total -%}
+  {%- elif v.class == 'decimal' -%}
+    {#- AVG of a decimal: the sum in SUM's type divided by the count, in AVG's type (Spark and Hive) -#}
+    {%- set value = 'cast(cast(' ~ total ~ ' as ' ~ types.sum ~ ') / cast(' ~ count ~ ' as decimal(20,0)) as '
+        ~ types.avg ~ ')' -%}
+  {%- else -%}
+    {%- set value = 'cast(' ~ total ~ ' as double) / ' ~ count -%}
+  {%- endif -%}
+  {{ return('case when ' ~ count ~ ' > 0 then ' ~ value ~ ' end') }}
+{% endmacro %}

@@ -1,0 +1,29 @@
+{#-
+  Lookback (or look-ahead) aggregates: for every left row and every window w, the sum, count,
+  average, minimum and maximum of the right rows of the same key with
+  left_time - w < right_time <= left_time (each end's inclusivity explicit), in one pass.
+  Semantics: docs/design.md#window-aggregates and macros/window_aggregate.yml.
+  Validation: window/_window_spec.sql. SQL: window/_window_sql.sql.
+-#}
+{% macro window_aggregate(left, right, left_time=none, right_time=none, by=[], windows=none, aggregates=none,
+                          lower_inclusive=false, upper_inclusive=true, direction='backward', prefix='',
+                          strategy='auto') %}
+  {{ return(adapter.dispatch('window_aggregate', 'temporal_joins')(left, right, left_time, right_time, by, windows,
+            aggregates, lower_inclusive, upper_inclusive, direction, prefix, strategy)) }}
+{% endmacro %}
+
+{#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
+{% macro default__window_aggregate(left, right, left_time, right_time, by, windows, aggregates,
+                                   lower_inclusive, upper_inclusive, direction, prefix, strategy) %}
+  {%- set spec = temporal_joins._window_spec(left, right, left_time, right_time, by, windows, aggregates,
+                                              lower_inclusive, upper_inclusive, direction, prefix, strategy) -%}
+  {{ return(temporal_joins._window_sql(spec, 'spark')) }}
+{% endmacro %}
+
+{#- HiveQL (Hive 2.3): primitive columns through the window, posexplode for duplicate rows. -#}
+{% macro hive__window_aggregate(left, right, left_time, right_time, by, windows, aggregates,
+                                lower_inclusive, upper_inclusive, direction, prefix, strategy) %}
+  {%- set spec = temporal_joins._window_spec(left, right, left_time, right_time, by, windows, aggregates,
+                                              lower_inclusive, upper_inclusive, direction, prefix, strategy) -%}
+  {{ return(temporal_joins._window_sql(spec, 'hive')) }}
+{% endmacro %}
