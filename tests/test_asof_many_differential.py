@@ -33,7 +33,7 @@ from tools.hiveql import parse_hive
 
 SCHEMA = "tj_many"
 GROUPS = 50
-CASES = {kind: cases(kind, 4, seed=515 + i) for i, kind in enumerate(KINDS)}
+CASES = {kind: cases(kind, 3, seed=515 + i) for i, kind in enumerate(KINDS)}
 ONE_WINDOW = {"temporal_joins_time_ranges": 1}  # keyless entries in one window (ranges: spark|union only)
 # variant -> (macro, strategy, dbt vars, ANSI runs): auto_broadcast lets auto's rule pick broadcast
 # for every key set; every variant runs with ANSI on or off (alternating by kind), union with both
