@@ -21,7 +21,7 @@ export PYSPARK_PYTHON := $(CURDIR)/$(PY)
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[spark,connect,test]'
 	touch $(STAMP)
 
 integration_tests/dbt_packages/temporal_joins: $(STAMP) integration_tests/packages.yml
@@ -44,9 +44,15 @@ clean:
 #   BENCH_ARGS passes filters, e.g. BENCH_ARGS="--scenarios '^asc$$' --n 1000000"
 BENCH_SIZE ?= quick
 BENCH_ARGS ?=
+<<<<<<< HEAD
 .PHONY: bench bench-many
 bench: setup bench-many
 	$(PY) -m pip install --quiet -e '.[test,bench]'
+=======
+.PHONY: bench
+bench: setup
+	$(PY) -m pip install --quiet -e '.[spark,connect,test,bench]'
+>>>>>>> main
 	$(PY) -m benchmarks.run --size $(BENCH_SIZE) $(BENCH_ARGS)
 
 # make bench-many: the training-set benchmark (asof_join_many, benchmarks/many.py), results under
@@ -80,5 +86,5 @@ hive-shell: hive-engine
 WINDOW_BENCH_ARGS ?=
 .PHONY: bench-window
 bench-window: setup
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m pip install --quiet -e '.[spark,connect,test,bench]'
 	$(PY) -m benchmarks.window_bench $(WINDOW_BENCH_ARGS)

@@ -24,11 +24,46 @@ os.environ.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
 os.environ.setdefault("PYSPARK_PYTHON", os.sys.executable)
 
 
+# pyspark.sql.functions build classic or Connect columns by this variable (pyspark.sql.utils.is_remote),
+# process-wide: set only while the `connect` fixture's module runs.
+CONNECT_MODE = "SPARK_CONNECT_MODE_ENABLED"
+
+
 @pytest.fixture(scope="session")
-def spark():
-    session = local_session()
+def connect_port():
+    from tools.local_spark import free_port
+
+    return free_port()
+
+
+@pytest.fixture(scope="session")
+def spark(connect_port):
+    # The Spark Connect server rides in the same JVM (a plugin, ~3 s at start): the `connect`
+    # fixture's sessions talk to it over gRPC, with per-session confs of their own.
+    session = local_session(
+        overrides={
+            "spark.plugins": "org.apache.spark.sql.connect.SparkConnectPlugin",
+            "spark.connect.grpc.binding.address": "127.0.0.1",
+            "spark.connect.grpc.binding.port": str(connect_port),
+        }
+    )
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="module")
+def connect(spark, connect_port):
+    """A Spark Connect session on the suite's JVM. Module-scoped: pyspark's Connect mode is
+    process-wide, so a module that uses it holds Connect tests only."""
+    from pyspark.sql.connect.session import SparkSession as ConnectSession
+
+    os.environ[CONNECT_MODE] = "1"
+    session = ConnectSession.builder.remote(f"sc://127.0.0.1:{connect_port}").getOrCreate()
+    try:
+        yield session
+    finally:
+        session.stop()
+        del os.environ[CONNECT_MODE]
 
 
 class Dbt:

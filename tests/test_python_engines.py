@@ -18,6 +18,7 @@ import itertools
 import os
 from functools import reduce
 
+import engine_zones
 import pandas as pd
 import pytest
 from asof_cases import (
@@ -563,3 +564,43 @@ def test_timestamp_ntz_against_timestamp_reads_the_session_time_zone(seeded, spa
         assert got == {name: ["seven"] for name in got}, got
     finally:
         spark.conf.set("spark.sql.session.timeZone", zone)
+
+
+@pytest.fixture(scope="module")
+def zone_data(spark):
+    return engine_zones.inputs(spark)
+
+
+# the classic session takes unset (the JVM's zone: Etc/UTC on these machines) and a DST zone;
+# tests/test_python_connect.py runs all of engine_zones.ZONES on Spark Connect
+CLASSIC_ZONES = [i for i, z in enumerate(engine_zones.ZONES) if z in (None, "America/New_York")]
+
+
+@pytest.mark.parametrize("zone_index", CLASSIC_ZONES, ids=[str(engine_zones.ZONES[i]) for i in CLASSIC_ZONES])
+def test_every_engine_matches_the_oracle_under_session_zones(spark, zone_data, zone_index):
+    """Unset (the JVM's zone) and a DST zone: the arrow engine once failed on every zone not
+    literally named UTC; the oracle cases of engine_zones.py, one job per zone."""
+    partitions = spark.conf.get("spark.sql.shuffle.partitions")
+    spark.conf.set("spark.sql.shuffle.partitions", "2")
+    try:
+        failures, compared, matched, effective = engine_zones.run_zone(spark, zone_data, zone_index)
+    finally:
+        spark.conf.set("spark.sql.shuffle.partitions", partitions)
+    assert not failures, "\n".join(failures[:5])
+    assert compared == len(engine_zones.ENGINES) * len(engine_zones.KINDS) and matched > compared * 10
+    assert effective == (engine_zones.ZONES[zone_index] or effective), effective
+
+
+def test_native_refuses_a_session_that_may_not_set_its_configs_and_auto_falls_back(spark, monkeypatch):
+    """A key the session may not set (an unknown one, as the flag is before Spark 4.3; on a managed
+    runtime possibly the flag itself) makes native refuse before it plans, and auto take arrow."""
+    unknown = "spark.sql.temporal_joins.test.no_such_flag"
+    assert not spark.conf.isModifiable(unknown)
+    monkeypatch.setattr(native, "PLANNING_CONFS", (*native.PLANNING_CONFS, unknown))
+    left = spark.range(6).selectExpr("id % 2 as k", "id as t")
+    right = spark.range(6).selectExpr("id % 2 as k", "id as rt", "id * 10 as v")
+    with pytest.raises(NativeAsOfUnavailable, match=f"sets .*{unknown}.* does not allow it"):
+        asof_join(left, right, "t", "rt", by="k", engine="native")
+    fallback = asof_join(left, right, "t", "rt", by="k", engine="auto")  # 3 rows per key: past broadcast
+    assert asof.native_plan(fallback) is None
+    assert sorted(map(tuple, fallback.collect())) == sorted((i % 2, i, i, 10 * i) for i in range(6))

@@ -23,11 +23,13 @@ from temporal_joins.asof.many import asof_join_many
 from temporal_joins.asof.native import (
     CARTESIAN_NODES,
     NATIVE_FLAG,
+    MetricsUnavailable,
     NativeAsOfUnavailable,
     check_native_plan,
     native_join,
     native_metrics,
     native_partitions,
+    native_plan,
 )
 from temporal_joins.asof.spec import DIRECTIONS, ENGINES, JOIN_TYPES, AsofSpec, build_spec
 from temporal_joins.asof.union import union_join
@@ -37,7 +39,9 @@ __all__ = [
     "asof_join_many",
     "AsofSpec",
     "NativeAsOfUnavailable",
+    "MetricsUnavailable",
     "native_metrics",
+    "native_plan",
     "BROADCAST_MAX_ROWS",
     "BROADCAST_MAX_ROWS_PER_KEY",
     "BUCKET_BYTES",
@@ -129,7 +133,8 @@ def asof_join(
         ``temporal_joins.asof_join: invalid argument `direction`. Allowed: backward,
         forward, nearest. Received: 'sideways'.``
     NativeAsOfUnavailable
-        ``engine='native'`` on a Spark that does not plan SortMergeAsOfJoin.
+        ``engine='native'`` on a Spark that does not plan SortMergeAsOfJoin, or on a session
+        that may not set the configs it plans with (``auto`` then takes ``arrow``).
 
     See Also
     --------

@@ -3,6 +3,9 @@ key types, the tolerance check, size estimates."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
 from decimal import ROUND_FLOOR, Decimal
 
 from pyspark.sql import Column, DataFrame
@@ -94,9 +97,41 @@ def within_tolerance(lcol: Column, rcol: Column, s: AsofSpec) -> Column:
     return gap <= tol
 
 
+def is_connect(df_or_session) -> bool:
+    """A Spark Connect DataFrame or SparkSession (Databricks serverless and standard compute,
+    databricks-connect, any `sc://` session): decided by the object's class, not by pyspark's
+    process-wide mode, since a process may hold classic and Connect sessions at once."""
+    return type(df_or_session).__module__.startswith("pyspark.sql.connect.")
+
+
+def plan_text(df: DataFrame, mode: str = "simple") -> str:
+    """The plan as df.explain(mode) prints it: public API, on classic and Connect sessions."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        df.explain(mode=mode)
+    return out.getvalue()
+
+
+_SIZE_UNITS = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50, "EiB": 2**60}
+
+
 def size_bytes(df: DataFrame) -> int:
-    """The optimizer's size estimate of df, or -1 when it is unknown."""
+    """The optimizer's size estimate of df, or -1 when it is unknown. Classic sessions read it from
+    the JVM; Connect parses the root's Statistics(sizeInBytes=...) of explain(mode='cost'), which
+    Spark prints to one decimal of its unit (within 1%: enough for bucket and partition counts)."""
+    if is_connect(df):
+        m = re.search(r"Statistics\(sizeInBytes=([0-9.Ee+]+)\s*([KMGTPE]i)?B", plan_text(df, "cost"))
+        return int(float(m.group(1)) * _SIZE_UNITS[(m.group(2) or "") + "B"]) if m else -1
     try:
         return int(str(df._jdf.queryExecution().optimizedPlan().stats().sizeInBytes()))
     except Exception:  # stats unavailable: treat as unknown
         return -1
+
+
+def default_parallelism(spark) -> int:
+    """The session's default parallelism; Connect has no SparkContext, so it is read off the
+    plan of spark.range(1), whose split count is that default."""
+    if not is_connect(spark):
+        return spark.sparkContext.defaultParallelism
+    m = re.search(r"splits=(\d+)", plan_text(spark.range(1)))
+    return int(m.group(1)) if m else int(spark.conf.get("spark.sql.shuffle.partitions"))

@@ -6,15 +6,18 @@ it that can win."""
 from __future__ import annotations
 
 import math
+import pickle
+import sys
 from decimal import ROUND_FLOOR
 
+from pyspark import cloudpickle
 from pyspark.ml.feature import Bucketizer
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from temporal_joins.asof._exprs import internal_name, is_float, key_types, size_bytes, time_units
-from temporal_joins.asof.merge import MergePlan, merge_bucket
+from temporal_joins.asof.merge import MergePlan, merge_for_spark
 from temporal_joins.asof.spec import MACRO, AsofSpec
 
 # Target bytes of one bucket (both sides): what one Python worker holds at once.
@@ -30,6 +33,47 @@ def choose_buckets(spark, left_bytes: int, right_bytes: int) -> int:
     if left_bytes < 0 or right_bytes < 0 or left_bytes + right_bytes >= 2**62:
         return min(MAX_BUCKETS, max(partitions, 256))  # unknown size: many small buckets
     return int(min(MAX_BUCKETS, max(partitions, math.ceil((left_bytes + right_bytes) / BUCKET_BYTES))))
+
+
+MISSING_MODULE_HINT = (
+    "temporal_joins.asof_join(engine='arrow'): the executors' Python ({executable}) cannot load the bucket merge: "
+    "{error}. It needs numpy, pyarrow and pandas there, and temporal_joins itself unless its code travels with "
+    "the UDF (temporal_joins.asof.arrow.pickle_by_value). Install what is missing where the executors run: on "
+    "Databricks as a cluster library or in the Python model's `packages` config; on Spark Connect with "
+    "spark.addArtifacts('<zip of the temporal_joins folder>', pyfile=True); on a local or standalone session "
+    "set PYSPARK_PYTHON to an interpreter that has them. Or use engine='native' or 'broadcast', which run no "
+    "Python on the executors."
+)
+
+
+def pickle_by_value() -> None:
+    """Ship temporal_joins's own code with the UDF (cloudpickle by value) instead of importing it on
+    the executors, which then need only numpy, pyarrow and pandas. For the whole process: Spark
+    Connect pickles the UDF again at every action, not only when the plan is built."""
+    if "temporal_joins" not in cloudpickle.list_registry_pickle_by_value():
+        cloudpickle.register_pickle_by_value(sys.modules["temporal_joins"])
+
+
+def bucket_merge(plan: MergePlan):
+    """The function applyInArrow runs per bucket. The merge travels as a pickled payload that the
+    function loads on first use, so an executor that cannot load it (a module missing there)
+    fails with what to do instead of a bare ModuleNotFoundError."""
+    pickle_by_value()
+    payload = cloudpickle.dumps((merge_for_spark, plan))
+    loaded = []
+
+    def merge(left_table, right_table):
+        if not loaded:
+            try:
+                loaded.append(pickle.loads(payload))
+            except ModuleNotFoundError as exc:
+                raise ModuleNotFoundError(
+                    MISSING_MODULE_HINT.format(error=exc, executable=sys.executable), name=exc.name
+                ) from exc
+        run, merge_plan = loaded[0]
+        return run(left_table, right_table, merge_plan)
+
+    return merge
 
 
 def _decimal_scale(s: AsofSpec) -> int | None:
@@ -119,10 +163,7 @@ def arrow_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec, buckets: in
     if not s.by:
         left, right = _time_ranges(left, right, bucket, t, buckets, s.direction)
 
-    def merge(left_table, right_table):
-        return _utc_timestamps(merge_bucket(left_table, right_table, plan))
-
-    return left.groupBy(bucket).cogroup(right.groupBy(bucket)).applyInArrow(merge, out_schema)
+    return left.groupBy(bucket).cogroup(right.groupBy(bucket)).applyInArrow(bucket_merge(plan), out_schema)
 
 
 def _time_ranges(left: DataFrame, right: DataFrame, bucket: str, t: str, buckets: int, direction: str):
@@ -192,30 +233,3 @@ def _time_ranges(left: DataFrame, right: DataFrame, bucket: str, t: str, buckets
     copied = right.join(F.broadcast(carry_map), (F.col(bucket) == F.col(src)) & (F.col(t) == F.col(src_t)))
     copied = copied.select(F.col(dst).alias(bucket), *[F.col(f"`{c}`") for c in right.columns if c != bucket])
     return left, right.unionByName(copied)
-
-
-def _utc_type(t):
-    """t with every zoned timestamp (nested ones too) labelled tz='UTC'."""
-    import pyarrow as pa
-
-    if pa.types.is_timestamp(t):
-        return pa.timestamp(t.unit, tz="UTC") if t.tz is not None else t
-    if pa.types.is_struct(t):
-        return pa.struct([f.with_type(_utc_type(f.type)) for f in t])
-    if pa.types.is_large_list(t):
-        return pa.large_list(t.value_field.with_type(_utc_type(t.value_type)))
-    if pa.types.is_list(t):
-        return pa.list_(t.value_field.with_type(_utc_type(t.value_type)))
-    if pa.types.is_map(t):
-        return pa.map_(t.key_field.with_type(_utc_type(t.key_type)), t.item_field.with_type(_utc_type(t.item_type)))
-    return t
-
-
-def _utc_timestamps(table):
-    """Spark hands the UDF zoned timestamps labelled with the session zone's name ('Etc/UTC',
-    'America/New_York') but checks the result against tz='UTC' without a cast. Same instants, so
-    relabel them: a metadata-only cast."""
-    import pyarrow as pa
-
-    target = pa.schema([f.with_type(_utc_type(f.type)) for f in table.schema])
-    return table if target.equals(table.schema) else table.cast(target)

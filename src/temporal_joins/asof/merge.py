@@ -175,3 +175,31 @@ def merge_bucket(left: pa.Table, right: pa.Table, plan: MergePlan) -> pa.Table:
     for name in plan.right_outputs:
         arrays.append(right.column(name).take(ridx) if nr else pa.nulls(len(rows), right.schema.field(name).type))
     return pa.Table.from_arrays(arrays, names=plan.left_columns + plan.right_outputs)
+
+
+def _utc_type(t):
+    """t with every zoned timestamp (nested ones too) labelled tz='UTC'."""
+    if pa.types.is_timestamp(t):
+        return pa.timestamp(t.unit, tz="UTC") if t.tz is not None else t
+    if pa.types.is_struct(t):
+        return pa.struct([f.with_type(_utc_type(f.type)) for f in t])
+    if pa.types.is_large_list(t):
+        return pa.large_list(t.value_field.with_type(_utc_type(t.value_type)))
+    if pa.types.is_list(t):
+        return pa.list_(t.value_field.with_type(_utc_type(t.value_type)))
+    if pa.types.is_map(t):
+        return pa.map_(t.key_field.with_type(_utc_type(t.key_type)), t.item_field.with_type(_utc_type(t.item_type)))
+    return t
+
+
+def utc_timestamps(table: pa.Table) -> pa.Table:
+    """Spark hands the UDF zoned timestamps labelled with the session zone's name ('Etc/UTC',
+    'America/New_York') but checks the result against tz='UTC' without a cast. Same instants, so
+    relabel them: a metadata-only cast."""
+    target = pa.schema([f.with_type(_utc_type(f.type)) for f in table.schema])
+    return table if target.equals(table.schema) else table.cast(target)
+
+
+def merge_for_spark(left: pa.Table, right: pa.Table, plan: MergePlan) -> pa.Table:
+    """merge_bucket with its result in the types Spark's Arrow UDFs check against (utc_timestamps)."""
+    return utc_timestamps(merge_bucket(left, right, plan))

@@ -8,6 +8,9 @@ The operator has defects this engine routes around (README.md, "Engines"):
     runs without one and the macro's check is applied to the matched row;
   - without the flag Spark rewrites the join into a cartesian product: the physical plan is
     checked, and pinned while the flag is set, so the flag is restored before the result runs.
+
+On Spark Connect there is no JVM handle: the plan is checked in explain()'s text and pinned with
+localCheckpoint(eager=False), and a session that may not set the flag refuses up front.
 """
 
 from __future__ import annotations
@@ -19,16 +22,31 @@ from typing import Any
 from pyspark.sql import DataFrame, Window
 from pyspark.sql import functions as F
 
-from temporal_joins.asof._exprs import internal_name, size_bytes, time_units, within_tolerance
+from temporal_joins.asof._exprs import (
+    default_parallelism,
+    internal_name,
+    is_connect,
+    plan_text,
+    size_bytes,
+    time_units,
+    within_tolerance,
+)
 from temporal_joins.asof.spec import AsofSpec
 
 NATIVE_FLAG = "spark.sql.join.sortMergeAsOfJoin.enabled"
+# What the engine sets while Spark plans the join (the flag, AQE off, the sized shuffle).
+PLANNING_CONFS = (NATIVE_FLAG, "spark.sql.adaptive.enabled", "spark.sql.shuffle.partitions")
 # Plan nodes that mean the as-of join was rewritten into a (near-)cartesian product.
 CARTESIAN_NODES = ("CartesianProduct", "BroadcastNestedLoopJoin")
 
 
 class NativeAsOfUnavailable(RuntimeError):
-    """Spark did not plan SortMergeAsOfJoin (Spark < 4.3, or the operator was rewritten away)."""
+    """Spark did not plan SortMergeAsOfJoin (Spark < 4.3, or the operator was rewritten away),
+    or the session may not set the configs that plan it."""
+
+
+class MetricsUnavailable(RuntimeError):
+    """native_metrics() on a session without a handle on the JVM plan (Spark Connect)."""
 
 
 def check_native_plan(plan: str) -> None:
@@ -40,20 +58,48 @@ def check_native_plan(plan: str) -> None:
 
 
 def _pin(df: DataFrame, check) -> DataFrame:
-    """Plan df now (while the flag is set), check the plan, and return a DataFrame over the
-    planned RDD, so later actions cannot re-optimize it with the flag off."""
+    """Plan df now (while the flag is set), check the plan, and return a DataFrame whose plan later
+    actions cannot re-optimize with the flag off.
+
+    Classic: a DataFrame over the planned RDD (nothing runs or is stored here). Connect: the
+    server plans localCheckpoint(eager=False) at this call; the caller's first action computes the
+    result and the executors keep it for later actions (a local checkpoint: no lineage to
+    recompute it from if an executor is lost afterwards)."""
+    if is_connect(df):
+        plan = plan_text(df)
+        check(plan)
+        pinned = df.localCheckpoint(eager=False)
+        pinned._temporal_joins_plan_text = plan
+        return pinned
     qe = df._jdf.queryExecution()
-    check(qe.executedPlan().toString())
+    plan = qe.executedPlan().toString()
+    check(plan)
     spark = df.sparkSession
     pinned = DataFrame(spark._jsparkSession.internalCreateDataFrame(qe.toRdd(), df._jdf.schema(), False), spark)
     pinned._temporal_joins_plan = qe.executedPlan()  # the JVM plan behind the RDD: see native_metrics()
+    pinned._temporal_joins_plan_text = plan
     return pinned
+
+
+def native_plan(df: DataFrame) -> str | None:
+    """The physical plan the native engine checked (it holds SortMergeAsOfJoin) behind a native
+    result, classic or Connect; None for other DataFrames."""
+    return vars(df).get("_temporal_joins_plan_text")  # not getattr: Connect answers any name with a column
 
 
 def native_metrics(df: DataFrame) -> dict | None:
     """SQL metrics of the SortMergeAsOfJoin node behind a native-engine result (after an action
-    they prove the operator ran: e.g. numOutputRows), or None for other DataFrames."""
-    plan = getattr(df, "_temporal_joins_plan", None)
+    they prove the operator ran: e.g. numOutputRows), or None for other DataFrames. Raises
+    MetricsUnavailable for a native result on Spark Connect (native_plan() works there)."""
+    if is_connect(df):
+        if native_plan(df) is None:
+            return None
+        raise MetricsUnavailable(
+            "temporal_joins.asof.native_metrics: SQL metrics are not available on Spark Connect (the client has "
+            "no handle on the JVM plan behind the result); native_plan(df) returns the checked physical plan, "
+            "and the Spark UI's SQL tab shows the metrics."
+        )
+    plan = vars(df).get("_temporal_joins_plan")
     stack = [plan] if plan is not None else []
     while stack:
         node = stack.pop()
@@ -81,7 +127,7 @@ def native_partitions(spark, left_bytes: int, right_bytes: int) -> int:
     units = {"b": 1, "k": 2**10, "kb": 2**10, "m": 2**20, "mb": 2**20, "g": 2**30, "gb": 2**30}
     m = re.match(r"^\s*(\d+)\s*([a-z]*)\s*$", str(advisory).lower())
     size = int(m.group(1)) * units.get(m.group(2) or "b", 1) if m else 64 * 2**20
-    parallelism = spark.sparkContext.defaultParallelism
+    parallelism = default_parallelism(spark)
     wanted = math.ceil((left_bytes + right_bytes) / max(size, 1))
     return int(max(1, min(configured, max(parallelism, wanted))))
 
@@ -128,10 +174,15 @@ def native_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> DataFra
     # AQE off while planning: with it, toRdd would run the shuffles here and now; without it
     # the pinned plan stays lazy and runs with the caller's action. In AQE's place, the
     # shuffle partition count is sized here as AQE would coalesce it.
-    saved = {
-        key: spark.conf.get(key, None)
-        for key in (NATIVE_FLAG, "spark.sql.adaptive.enabled", "spark.sql.shuffle.partitions")
-    }
+    fixed = [key for key in PLANNING_CONFS if not spark.conf.isModifiable(key)]
+    if fixed:
+        # an unknown key (the flag before Spark 4.3) is not modifiable either
+        raise NativeAsOfUnavailable(
+            f"temporal_joins.asof_join: the native engine sets {', '.join(fixed)} while Spark plans the join, and "
+            "this session does not allow it (Spark < 4.3, or a runtime that restricts SQL configs, e.g. "
+            "Databricks serverless); use engine='auto', 'arrow' or 'broadcast'."
+        )
+    saved = {key: spark.conf.get(key, None) for key in PLANNING_CONFS}
     partitions = native_partitions(spark, size_bytes(left_df), size_bytes(right_df))
     spark.conf.set(NATIVE_FLAG, "true")
     spark.conf.set("spark.sql.adaptive.enabled", "false")
