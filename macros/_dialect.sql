@@ -85,3 +85,11 @@
   {%- for v in values -%}{%- do fields.append("'" ~ names[loop.index0] ~ "', " ~ v) -%}{%- endfor -%}
   {{ return('case when ' ~ present ~ ' then named_struct(' ~ fields | join(', ') ~ ') end') }}
 {% endmacro %}
+
+{#- The value of a union column on the branches that have nothing there (a right row's struct on the
+    left rows and on other entries' rows). A bare NULL today in both dialects: Spark coerces it
+    to the struct; Hive 2.3's UNION ALL rejects NULL beside a struct, which is where its flavour
+    would render a typed null instead. -#}
+{% macro _tj_absent(dialect) %}
+  {{ return('null') }}
+{% endmacro %}

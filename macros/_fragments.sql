@@ -4,15 +4,19 @@
   Internal names, one meaning each across the package (HiveQL identifiers cannot start
   with an underscore, hence `tj__`):
     tj__lsrc, tj__rsrc      the left / right input relation
+    tj__bsrc                as-of time-to-live pruning: the left relation its bounds are computed from
     tj__k<i>                the i-th join key (the left key on left rows, the right key on right rows)
     tj__t                   an event's time (union, sweep line), or the left time (exploding)
     tj__side                which input an event row comes from (union, sweep line, measured reach)
-    tj__o<i>                the i-th order_by tie-breaker of a right row
-    tj__l, tj__r            the packed left / right row (one struct each)
-    tj__m                   the right row matched to a left row (a struct, null for none)
-    tj__back, tj__fwd       union: the running backward / forward candidate of each row
+    tj__o<i>                the i-th order_by tie-breaker of a right row (union: numbered across its entries)
+    tj__l, tj__r            the packed left / right row (one struct each; union: tj__r<i>, entry i's)
+    tj__l__<n>, tj__r<i>__<j>  flat union (Hive): the n-th left column / entry i's j-th right column
+    tj__m                   the right row matched to a left row (a struct, null for none; union and
+                            broadcast: tj__m<i>, entry i's)
+    tj__back<i>, tj__fwd<i> union: entry i's running backward / forward candidate of each row
     tj__trange              keyless union: the time range an event falls in
     tj__carry_back/_fwd     keyless union: per time range, the nearest right row in earlier / later ranges
+    tj__passes              asof_join_many: the chained passes' output, before its columns are put in order
     tj__e, tj__s            range family: a time (or interval end) / interval start as an exact epoch number
     tj__bucket              range family: a bucket number; tj__lo / tj__hi the first / last bucket of a copied row
     tj__row                 range family: the packed row of the side a subquery holds
@@ -25,12 +29,14 @@
     tj__lsmin, tj__lsmax    range family: the least / greatest start (a point's time) of the left rows that can match
     tj__lsopen              range family: 1 when a left row with an open start can match (tj__rs*: the right side's)
     tj__floor               range family: the least end of both sides' rows that can match (overlap starts lift to it)
-    tj__lc<i>, tj__v<i>     broadcast, window_aggregate, flat rows: the i-th left column / carried right value
+    tj__lc<i>, tj__v<i>     broadcast, window_aggregate: the i-th left column / carried right value
     tj__order               broadcast: how candidates rank (the extreme wins)
     tj__olast, tj__ofirst   keyless union's range edges: how the last / first right row of a range ranks
     tj__order<i>, tj__olast<i>, tj__ofirst<i>   flat rows: the i-th field of that rank
     tj__last, tj__first     keyless union: per time range, its last / first right row
     tj__last<i>, tj__first<i>, tj__nlast, tj__nfirst   flat rows: its i-th value / how many right rows competed
+    tj__order<i>[__<j>]     broadcast: entry i's rank (flat, Hive: its j-th field)
+    tj__matches<i>          broadcast: how many candidates of entry i a left row has
     tj__dup                 broadcast, window_aggregate: how many copies of a left row the input holds
     tj__c                   window_aggregate: a row's place among equal times (0 marker before, 1 right row, 2 after)
     tj__wi                  window_aggregate: which marker a row is (0 the anchor at left_time, i window i's shift)

@@ -16,8 +16,15 @@
 {%- endmacro %}
 
 {#- Raise the one error shape every check uses: macro, argument, what is allowed, what came
-    (and its type when known: `Received: 'label_ts' (string).`). -#}
+    (and its type when known: `Received: 'label_ts' (string).`).
+    macro_name is a name, or a scope {'macro': name, 'argument_prefix': 'rights[1].'} when the
+    arguments checked belong to one entry of a list (asof_join_many's `rights`): every check
+    then names the entry's argument (`rights[1].direction`) with the shared checks unchanged. -#}
 {% macro _tj_fail(macro_name, argument, allowed, received, detail=none, received_type=none) %}
+  {%- if macro_name is mapping -%}
+    {%- set argument = macro_name.argument_prefix ~ argument -%}
+    {%- set macro_name = macro_name.macro -%}
+  {%- endif -%}
   {%- set msg = "temporal_joins." ~ macro_name ~ ": invalid argument `" ~ argument ~ "`"
       ~ (": " ~ detail if detail else "")
       ~ ". Allowed: " ~ allowed ~ ". Received: " ~ temporal_joins._tj_repr(received)
@@ -190,12 +197,18 @@
   {%- set left_info = temporal_joins._tj_relation(macro_name, 'left', left) -%}
   {%- set right_info = temporal_joins._tj_relation(macro_name, 'right', right) -%}
   {%- set prefix = temporal_joins._tj_prefix(macro_name, prefix) -%}
+  {%- set pairs = temporal_joins._tj_keys(macro_name, left_info, right_info, by) -%}
+  {{ return({'left_info': left_info, 'right_info': right_info, 'pairs': pairs, 'prefix': prefix}) }}
+{% endmacro %}
+
+{#- `by` checked against both sides: [[left name, right name], ...], spelled as the relations spell them. -#}
+{% macro _tj_keys(macro_name, left_info, right_info, by) %}
   {%- set pairs = [] -%}
   {%- for pair in temporal_joins._tj_by_pairs(macro_name, by) -%}
     {%- do pairs.append([temporal_joins._tj_require_columns(macro_name, 'by', left_info, 'left', [pair[0]])[0],
                          temporal_joins._tj_require_columns(macro_name, 'by', right_info, 'right', [pair[1]])[0]]) -%}
   {%- endfor -%}
-  {{ return({'left_info': left_info, 'right_info': right_info, 'pairs': pairs, 'prefix': prefix}) }}
+  {{ return(pairs) }}
 {% endmacro %}
 
 {#- A required column of one side (a time, a bound, a value), validated and spelled as the relation spells it. -#}

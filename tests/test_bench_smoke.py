@@ -157,3 +157,30 @@ def test_variants_and_report(bench, tmp_path):
     assert f"hotkey N={N}:" in text and f"left20 N={N}:" in text
     for png in ("elapsed_vs_n.png", "memory_shuffle.png"):
         assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_training_set_benchmark_every_contender_matches_duckdb(spark, bench_data, tmp_path):
+    """benchmarks/many.py at a tiny size: every contender's checksum equals DuckDB's chained ASOF
+    joins, the report and the plot are written."""
+    from benchmarks import many
+
+    tables = many.generate_chunk(200, 0)
+    assert set(tables) == {"spine", *many.VIEWS}
+    spine = tables["spine"]
+    assert spine.num_rows == 200 * many.LABELS_PER_ID
+    assert spine["account_id"].to_pylist() == [i // many.IDS_PER_ACCOUNT for i in spine["id"].to_pylist()]
+    assert tables["owners"].column_names[0] == "account_id"
+    b = many.ManyBench(spark, 200, repeats=1, warmup=0, timeout=300, shuffle_partitions=4, log=lambda *a: None)
+    try:
+        records = b.run()
+    finally:
+        spark.sql(f"drop database if exists {many.DATABASE} cascade")
+    assert [r["contender"] for r in records] == [c.name for c in many.CONTENDERS]
+    for r in records:
+        assert r["status"] == "ok" and r["correct"], r
+        assert r["rows"] == 200 * many.LABELS_PER_ID
+    reference = records[0]["reference"]
+    assert 0 < reference["n_a_matched"] < reference["n_rows"] and reference["n_d_matched"] > 0
+    md = many.write(tmp_path, records, "pytest", spark, 200).read_text()
+    assert "Targets:" in md and "ours one pass (auto)" in md
+    assert (tmp_path / "many.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

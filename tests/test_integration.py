@@ -29,6 +29,11 @@ def test_integration_project_builds_and_every_test_passes(seeded):
     # the Python-model fallback, built through the `session` submission method
     for name in ("native_backward_left", "arrow_nearest_tolerance_left", "auto_forward_inner"):
         assert f"model.temporal_joins_integration_tests.asof_python_{name}" in models
+    # asof_join_many: a training set of three feature tables by every strategy and flavour, an inner
+    # join, and the incremental model with every tolerance set (each against its expected rows)
+    for suffix in ("", "_auto", "_broadcast", "_exploding", "_hive", "_inner"):
+        assert f"model.temporal_joins_integration_tests.asof_many_training_set{suffix}" in models
+    assert "model.temporal_joins_integration_tests.asof_many_incremental" in models
     # window_aggregate: the example on both strategies, forward in the Hive flavour, and from Python
     for name in (
         "window_txn_features",
@@ -37,7 +42,7 @@ def test_integration_project_builds_and_every_test_passes(seeded):
         "window_python_features",
     ):
         assert f"model.temporal_joins_integration_tests.{name}" in models
-    assert sum("equal_rowset" in t for t in tests) >= 26
+    assert sum("equal_rowset" in t for t in tests) >= 33
     assert sum("no_future_leakage" in t for t in tests) >= 9
 
 

@@ -1,10 +1,11 @@
-"""The Python fallback (temporal_joins.asof.asof_join) on both engines, against the oracles.
+"""The Python fallback (temporal_joins.asof.asof_join) on every engine, against the oracles.
 
 The randomized inputs and the oracles (DuckDB's ASOF JOIN for backward/forward,
 pandas.merge_asof for nearest) are the lead's, from tests/asof_cases.py: null keys and times
 on both sides, duplicate right times with order_by ties and null order_by values, duplicate
 left rows, bigints near +-2**61, doubles, timestamps and dates. Every direction x
-allow_exact_matches x tolerance x join_type config runs on both engines, all configs of one
+allow_exact_matches x tolerance x join_type config runs on every engine (native, arrow,
+broadcast, union), all configs of one
 (kind, engine) in a single Spark job (a union, with a case id column), so the whole matrix
 stays inside this file's time budget. The native engine also has each of its known defects
 shown next to the workaround that routes around it.
@@ -42,7 +43,7 @@ from temporal_joins.asof import NativeAsOfUnavailable, asof_join, broadcast, cho
 from temporal_joins.asof.arrow import arrow_join
 
 GROUPS = 160
-ENGINES = ("native", "arrow", "broadcast")
+ENGINES = ("native", "arrow", "broadcast", "union")
 # Per direction, two complementary halves of allow_exact_matches x tolerance x join_type
 # (each half covers every pair of those three settings); kinds alternate halves, so each
 # engine meets all 24 configs across the kinds at half the Spark work, plus ties without order_by.
@@ -388,7 +389,7 @@ def test_invalid_arguments_name_argument_allowed_and_received(spark):
     assert _err(spark, join_type="outer").startswith(
         "temporal_joins.asof_join: invalid argument `join_type`. Allowed: left, inner. Received: 'outer'."
     )
-    assert "invalid argument `engine`. Allowed: auto, native, arrow, broadcast. Received: 'gpu'." in _err(
+    assert "invalid argument `engine`. Allowed: auto, native, arrow, broadcast, union. Received: 'gpu'." in _err(
         spark, engine="gpu"
     )
     assert "invalid argument `allow_exact_matches`. Allowed: true, false. Received: 'yes'." in _err(

@@ -11,86 +11,127 @@
   row: it keeps unmatched left rows and counts duplicates, which the final posexplode
   restores. Grouping normalizes floating-point keys: a -0.0 in a left column comes out 0.0.
 
-  The best candidate: _asof_candidate_order (_asof_spec.sql); how its rank crosses the UNION ALL
-  (one column, or flat fields on Hive): _tj_candidate_rank (_dialect.sql).
--#}
-{% macro _asof_broadcast_sql(spec, dialect) %}
-  {%- set lt = 'tj__lsrc.' ~ temporal_joins._tj_q(spec.left_time) -%}
-  {%- set rt = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) -%}
-  {%- set keys = [] -%}
-  {%- for pair in spec.by -%}
-    {%- do keys.append(['tj__lsrc.' ~ temporal_joins._tj_q(pair[0]), 'tj__rsrc.' ~ temporal_joins._tj_q(pair[1])]) -%}
-  {%- endfor -%}
-  {%- set on = temporal_joins._asof_candidate_conditions(spec, lt, rt, keys) -%}
+  The best candidate: _asof_candidate_order (_asof_spec.sql).
 
-  {%- set best = temporal_joins._asof_candidate_order(spec, spec.direction, lt, rt) -%}
-  {%- set rank = temporal_joins._tj_candidate_rank(best, 'tj__copy = 0', dialect) -%}
+  p, the pass: left (sql), left_columns, left_time, join_type, bounds and entries (asof_join's
+  one right side, or the entries of asof_join_many's broadcast pass, whatever their keys): one
+  candidate branch per entry against the one broadcast of the left rows, and one hash
+  aggregate keeping every entry's best candidate (tj__m<i>).
+-#}
+{% macro _asof_broadcast_sql(p, dialect) %}
+  {%- set lt = 'tj__lsrc.' ~ temporal_joins._tj_q(p.left_time) -%}
+  {#- per entry: its join predicate, how its candidates rank, and its values tj__v<n> (numbered across entries) -#}
+  {%- set picks = [] -%}
+  {%- set n_values = [] -%}
+  {%- for e in p.entries -%}
+    {%- set rt = 'tj__rsrc.' ~ temporal_joins._tj_q(e.right_time) -%}
+    {%- set keys = [] -%}
+    {%- for pair in e.by -%}
+      {%- do keys.append(['tj__lsrc.' ~ temporal_joins._tj_q(pair[0]), 'tj__rsrc.' ~ temporal_joins._tj_q(pair[1])]) -%}
+    {%- endfor -%}
+    {%- set on = temporal_joins._asof_candidate_conditions(e, lt, rt, keys)
+          + temporal_joins._asof_prune_conditions(e, p.bounds, rt, dialect) -%}
+    {%- set values = [] -%}
+    {%- set names = [] -%}
+    {%- for rc in e.right_columns -%}
+      {%- do values.append('tj__v' ~ n_values | length) -%}
+      {%- do n_values.append(1) -%}
+      {%- do names.append(rc.output) -%}
+    {%- endfor -%}
+    {%- set best = temporal_joins._asof_candidate_order(e, e.direction, lt, rt) -%}
+    {%- set order = 'tj__order' ~ loop.index0 -%}
+    {#- crossing the union: the order (one column), or (flat, Hive) its fields tj__order<i>__<j>, the
+        struct built in the aggregate; the first field is null exactly when there is no candidate -#}
+    {%- set crossing = [[order, best.order]] -%}
+    {%- if p.get('flat', false) and best.fields | length > 1 -%}
+      {%- set crossing = [] -%}
+      {%- set named = [] -%}
+      {%- for f in best.fields -%}
+        {%- do crossing.append([order ~ '__' ~ loop.index0, f]) -%}
+        {%- do named.append("'o" ~ loop.index0 ~ "', " ~ order ~ '__' ~ loop.index0) -%}
+      {%- endfor -%}
+      {%- set order = 'case when ' ~ crossing[0][0] ~ ' is not null then named_struct(' ~ named | join(', ')
+            ~ ') end' -%}
+    {%- endif -%}
+    {%- do picks.append({'on': on, 'best': best, 'order': order, 'crossing': crossing, 'values': values,
+                         'names': names}) -%}
+  {%- endfor -%}
 
   {#- the left row: its columns when known (a faster grouping key), else the packed struct (Spark, CTE input) -#}
   {%- set groups = [] -%}
-  {%- if spec.left_columns is none -%}
+  {%- if p.left_columns is none -%}
     {%- do groups.append({'expr': temporal_joins._tj_pack_left('tj__lsrc', none), 'name': 'tj__l'}) -%}
     {%- set left_out = ['tj__l.*'] -%}
   {%- else -%}
     {%- set left_out = [] -%}
-    {%- for c in spec.left_columns -%}
+    {%- for c in p.left_columns -%}
       {%- do groups.append({'expr': 'tj__lsrc.' ~ temporal_joins._tj_q(c), 'name': 'tj__lc' ~ loop.index0}) -%}
       {%- do left_out.append('tj__lc' ~ loop.index0 ~ ' as ' ~ temporal_joins._tj_q(c)) -%}
     {%- endfor -%}
   {%- endif -%}
-  {%- set values = [] -%}
-  {%- set names = [] -%}
-  {%- for rc in spec.right_columns -%}
-    {%- do values.append('tj__v' ~ loop.index0) -%}
-    {%- do names.append(rc.output) -%}
+  {%- for pick in picks -%}
+    {%- set i = loop.index0 -%}
+    {%- for name in pick.names -%}
+      {%- do left_out.append('tj__m' ~ i ~ '.' ~ temporal_joins._tj_q(name) ~ ' as ' ~ temporal_joins._tj_q(name)) -%}
+    {%- endfor -%}
   {%- endfor -%}
 select
   {{ left_out | join(',\n  ') }}
-  {%- for rc in spec.right_columns %},
-  tj__m.{{ temporal_joins._tj_q(rc.output) }} as {{ temporal_joins._tj_q(rc.output) }}
-  {%- endfor %}
 from (
   select
     {%- for g in groups %}
     {{ g.name }},
     {%- endfor %}
-    {{ temporal_joins._tj_arg_extreme(best.agg, rank.order, values, names, dialect, rank.candidate) }} as tj__m,
-    {{ rank.matches }} as tj__matches,
+    {%- for pick in picks %}
+    {{ temporal_joins._tj_arg_extreme(pick.best.agg, pick.order, pick['values'], pick.names, dialect)
+    }} as tj__m{{ loop.index0 }},
+    count({{ pick.order }}) as tj__matches{{ loop.index0 }},
+    {%- endfor %}
     sum(tj__copy) as tj__dup
   from (
     select
       {%- for g in groups %}
       {{ g.expr }} as {{ g.name }},
       {%- endfor %}
-      {%- for c in rank.columns %}
-      null as {{ c[1] }},
+      {%- for pick in picks %}
+      {%- for name, expr in pick.crossing %}
+      {{ temporal_joins._tj_absent(dialect) }} as {{ name }},
       {%- endfor %}
-      {%- for v in values %}
-      null as {{ v }},
+      {%- for v in pick['values'] %}
+      {{ temporal_joins._tj_absent(dialect) }} as {{ v }},
+      {%- endfor %}
       {%- endfor %}
       1 as tj__copy
-    from {{ spec.left }} as tj__lsrc
+    from {{ p.left }} as tj__lsrc
+    {%- for pick in picks %}
+      {%- set i = loop.index0 %}
+      {%- set e = p.entries[i] %}
     union all
     {#- MAPJOIN: Hive's broadcast hint, which Spark also reads as BROADCAST #}
     select /*+ MAPJOIN(tj__lsrc) */
       {%- for g in groups %}
       {{ g.expr }} as {{ g.name }},
       {%- endfor %}
-      {%- for c in rank.columns %}
-      {{ c[0] }} as {{ c[1] }},
+      {%- for other in picks %}
+      {%- set mine = loop.index0 == i %}
+      {%- for name, expr in other.crossing %}
+      {{ expr if mine else temporal_joins._tj_absent(dialect) }} as {{ name }},
       {%- endfor %}
-      {%- for rc in spec.right_columns %}
-      tj__rsrc.{{ temporal_joins._tj_q(rc.source) }} as {{ values[loop.index0] }},
+      {%- for v in other['values'] %}
+      {{ ('tj__rsrc.' ~ temporal_joins._tj_q(e.right_columns[loop.index0].source)) if mine
+         else temporal_joins._tj_absent(dialect) }} as {{ v }},
+      {%- endfor %}
       {%- endfor %}
       0 as tj__copy
-    from {{ spec.right }} as tj__rsrc
-    inner join {{ spec.left }} as tj__lsrc
-      on {{ on | join('\n      and ') }}
+    from {{ e.right }} as tj__rsrc
+    inner join {{ p.left }} as tj__lsrc
+      on {{ pick.on | join('\n      and ') }}
+    {%- endfor %}
   ) as tj__candidates
   group by {% for g in groups %}{{ g.name }}{{ ', ' if not loop.last }}{% endfor %}
 ) as tj__best
 lateral view posexplode(split(space(cast(tj__dup as int) - 1), ' ')) tj__dups as tj__dup_index, tj__dup_text
-{%- if spec.join_type == 'inner' %}
-where tj__matches > 0
+{%- if p.join_type == 'inner' %}
+where {% for pick in picks %}tj__matches{{ loop.index0 }} > 0{{ ' and ' if not loop.last }}{% endfor %}
 {%- endif %}
 {% endmacro %}

@@ -25,6 +25,8 @@
   {%- endif -%}
   {%- if not on -%}{%- do on.append('1 = 1') -%}{%- endif -%}
   {%- for ob in spec.order_by -%}{%- do rank.append('tj__right.tj__o' ~ loop.index0 ~ ' desc') -%}{%- endfor -%}
+  {%- set prune = temporal_joins._asof_prune_conditions(spec, spec.bounds,
+        'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time), dialect) -%}
 select
   {{ temporal_joins._tj_unpack('tj__l', spec.left_columns, 'tj__m', spec.right_columns) }}
 from (
@@ -53,6 +55,9 @@ from (
       tj__rsrc.{{ temporal_joins._tj_q(spec.right_time) }} as tj__t,
       {{ temporal_joins._tj_pack_right('tj__rsrc', spec.right_columns) }} as tj__m
     from {{ spec.right }} as tj__rsrc
+    {%- if prune %}
+    where {{ prune | join(' and ') }}
+    {%- endif %}
   ) as tj__right
     on {{ on | join('\n    and ') }}
 ) as tj__ranked

@@ -7,13 +7,47 @@
   {%- set m = 'asof_join' -%}
   {%- set base = temporal_joins._tj_base(m, left, right, by, prefix) -%}
   {%- set left_info = base.left_info -%}
-  {%- set right_info = base.right_info -%}
   {%- set pairs = base.pairs -%}
   {%- set left_time = temporal_joins._tj_column(m, 'left_time', left_time, left_info, 'left') -%}
-  {%- set right_time = temporal_joins._tj_column(m, 'right_time', right_time, right_info, 'right') -%}
-  {%- set direction = temporal_joins._tj_choice(m, 'direction', direction, ['backward', 'forward', 'nearest']) -%}
   {%- set join_type = temporal_joins._tj_choice(m, 'join_type', join_type, ['left', 'inner']) -%}
   {%- set strategy = temporal_joins._tj_choice(m, 'strategy', strategy, ['auto', 'union', 'exploding', 'broadcast']) -%}
+  {%- set entry = temporal_joins._asof_entry(m, left_info, left_time, base.right_info, pairs, base.prefix, right_time,
+        direction, allow_exact_matches, tolerance, columns, order_by) -%}
+
+  {%- if strategy == 'broadcast' -%}
+    {{ temporal_joins._asof_broadcast_check(m, m, left_info, pairs, by) }}
+  {%- elif strategy == 'auto' -%}
+    {%- set strategy = temporal_joins._asof_auto_strategy(m, left_info, pairs) -%}
+  {%- endif -%}
+
+  {#- union without keys: ranges of time, so the window is not one partition (_asof_time_ranges.sql) -#}
+  {%- set time_ranges = temporal_joins._asof_time_ranges(m, left_info, left_time, base.right_info, entry.right_time)
+        if strategy == 'union' and not pairs else none -%}
+
+  {%- set spec = {
+      'macro': m,
+      'left': left_info.sql, 'left_info': left_info, 'left_columns': entry.left_columns, 'left_time': left_time,
+      'join_type': join_type, 'strategy': strategy, 'time_ranges': time_ranges,
+      'left_carried': temporal_joins._asof_left_carried(left_info, left_time, [entry]),
+      'bounds': temporal_joins._asof_prune_bounds(m, left_info, left_time, [entry]),
+  } -%}
+  {%- do spec.update(entry) -%}
+  {#- the strategies' SQL takes a pass: one left side and its entries (here the one right side) -#}
+  {%- do spec.update({'entries': [entry]}) -%}
+  {{ return(spec) }}
+{% endmacro %}
+
+{#-
+  One right side's arguments (asof_join's right, or one entry of asof_join_many's `rights`),
+  checked against the left side: m is the macro name, or a scope naming the entry (_tj_fail).
+  Returns the entry: right (sql), right_info, by (pairs), right_time, kind, direction,
+  allow_exact_matches, tolerance, right_columns ([{source, output}]), time_output, order_by,
+  left_columns (the left's names, or none for a CTE).
+-#}
+{% macro _asof_entry(m, left_info, left_time, right_info, pairs, prefix, right_time, direction, allow_exact_matches,
+                     tolerance, columns, order_by) %}
+  {%- set right_time = temporal_joins._tj_column(m, 'right_time', right_time, right_info, 'right') -%}
+  {%- set direction = temporal_joins._tj_choice(m, 'direction', direction, ['backward', 'forward', 'nearest']) -%}
   {%- set allow_exact_matches = temporal_joins._tj_bool(m, 'allow_exact_matches', allow_exact_matches) -%}
 
   {%- set kind = temporal_joins._tj_common_time_kind(m, left_info, left_time, right_info, right_time, tolerance) -%}
@@ -23,56 +57,63 @@
         temporal_joins._tj_identifier_list(m, 'order_by', order_by)) -%}
 
   {#- Right columns to bring: default all but the keys; the matched right_time always comes along. -#}
-  {%- set outputs = temporal_joins._tj_right_output_columns(m, left_info, right_info, pairs, base.prefix, columns,
+  {%- set outputs = temporal_joins._tj_right_output_columns(m, left_info, right_info, pairs, prefix, columns,
                                                             [right_time]) -%}
-  {%- set right_columns = outputs.right_columns -%}
-  {%- set left_columns = outputs.left_columns -%}
-
-  {%- if strategy == 'broadcast' -%}
-    {%- if not pairs -%}
-      {{ temporal_joins._tj_fail(m, 'by', 'one or more key columns when strategy is broadcast'
-           ~ ' (without keys every right row would be paired with every earlier left row)', by) }}
-    {%- endif -%}
-    {%- for c in temporal_joins._asof_ungroupable(left_info) -%}
-      {{ temporal_joins._tj_fail(m, 'strategy', 'auto, union, exploding when `left` has map or variant columns'
-           ~ ' (broadcast groups by the left columns, and maps cannot be grouped)',
-           strategy, 'left column `' ~ c.name ~ '` is ' ~ c.dtype) }}
-    {%- endfor -%}
-  {%- elif strategy == 'auto' -%}
-    {%- set strategy = temporal_joins._asof_auto_strategy(m, left_info, pairs) -%}
-  {%- endif -%}
-
-  {#- Left columns the union strategy need not pack: a key or the time whose type equals its right
-      counterpart's travels unchanged (no union coercion) as tj__k{i} / tj__t. Narrower rows, less sort memory. -#}
-  {%- set left_carried = {} -%}
-  {%- set carried_pairs = [] -%}
-  {%- for pair in pairs -%}{%- do carried_pairs.append([pair[0], pair[1], 'tj__k' ~ loop.index0]) -%}{%- endfor -%}
-  {%- do carried_pairs.append([left_time, right_time, 'tj__t']) -%}
-  {%- for lname, rname, event in carried_pairs -%}
-    {%- set lc = temporal_joins._tj_find_column(left_info, lname) -%}
-    {%- set rc = temporal_joins._tj_find_column(right_info, rname) -%}
-    {%- if lc is not none and rc is not none and lc.dtype == rc.dtype and (lc.name | lower) not in left_carried -%}
-      {%- do left_carried.update({lc.name | lower: event}) -%}
-    {%- endif -%}
-  {%- endfor -%}
-
-  {#- union without keys: ranges of time, so the window is not one partition (_asof_time_ranges.sql) -#}
-  {%- set time_ranges = temporal_joins._asof_time_ranges(m, left_info, left_time, right_info, right_time)
-        if strategy == 'union' and not pairs else none -%}
-
   {%- set time_output = [] -%}
-  {%- for rc in right_columns if rc.source | lower == right_time | lower -%}
+  {%- for rc in outputs.right_columns if rc.source | lower == right_time | lower -%}
     {%- do time_output.append(rc.output) -%}
   {%- endfor -%}
   {{ return({
-      'macro': m,
-      'left': left_info.sql, 'right': right_info.sql, 'left_columns': left_columns,
-      'by': pairs, 'left_time': left_time, 'right_time': right_time, 'kind': kind,
+      'right': right_info.sql, 'right_info': right_info, 'by': pairs, 'right_time': right_time, 'kind': kind,
       'direction': direction, 'allow_exact_matches': allow_exact_matches, 'tolerance': tolerance,
-      'join_type': join_type, 'right_columns': right_columns, 'time_output': time_output[0],
-      'order_by': order_by, 'left_carried': left_carried,
-      'strategy': strategy, 'time_ranges': time_ranges,
+      'right_columns': outputs.right_columns, 'time_output': time_output[0], 'order_by': order_by,
+      'left_columns': outputs.left_columns,
   }) }}
+{% endmacro %}
+
+{#- strategy='broadcast' needs keys and a groupable left side. m names the entry for `by`; macro the
+    macro for `strategy`. -#}
+{% macro _asof_broadcast_check(m, macro, left_info, pairs, by) %}
+  {%- if not pairs -%}
+    {{ temporal_joins._tj_fail(m, 'by', 'one or more key columns when strategy is broadcast'
+         ~ ' (without keys every right row would be paired with every earlier left row)', by) }}
+  {%- endif -%}
+  {%- for c in temporal_joins._asof_ungroupable(left_info) -%}
+    {{ temporal_joins._tj_fail(macro, 'strategy', 'auto, union, exploding when `left` has map or variant columns'
+         ~ ' (broadcast groups by the left columns, and maps cannot be grouped)',
+         'broadcast', 'left column `' ~ c.name ~ '` is ' ~ c.dtype) }}
+  {%- endfor -%}
+{% endmacro %}
+
+{#-
+  Left columns the union strategy need not pack: a key or the time whose type equals every
+  entry's counterpart travels unchanged (no union coercion) as tj__k{i} / tj__t. Narrower rows,
+  less sort memory. Returns {lowercase left column: event column}.
+-#}
+{% macro _asof_left_carried(left_info, left_time, entries) %}
+  {%- set left_carried = {} -%}
+  {%- set carried_pairs = [] -%}
+  {%- for pair in entries[0].by -%}
+    {%- set k = loop.index0 -%}
+    {%- set rights = [] -%}
+    {%- for e in entries -%}{%- do rights.append(e.by[k][1]) -%}{%- endfor -%}
+    {%- do carried_pairs.append([pair[0], rights, 'tj__k' ~ k]) -%}
+  {%- endfor -%}
+  {%- set times = [] -%}
+  {%- for e in entries -%}{%- do times.append(e.right_time) -%}{%- endfor -%}
+  {%- do carried_pairs.append([left_time, times, 'tj__t']) -%}
+  {%- for lname, rnames, event in carried_pairs -%}
+    {%- set lc = temporal_joins._tj_find_column(left_info, lname) -%}
+    {%- set same = [] -%}
+    {%- for rname in rnames -%}
+      {%- set rc = temporal_joins._tj_find_column(entries[loop.index0].right_info, rname) -%}
+      {%- if lc is not none and rc is not none and lc.dtype == rc.dtype -%}{%- do same.append(true) -%}{%- endif -%}
+    {%- endfor -%}
+    {%- if same | length == rnames | length and (lname | lower) not in left_carried -%}
+      {%- do left_carried.update({lname | lower: event}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(left_carried) }}
 {% endmacro %}
 
 {% macro _asof_render(spec, dialect) %}
@@ -81,6 +122,8 @@
     {{ temporal_joins._tj_fail(spec.macro, 'left', 'a Relation (ref/source) or schema.table for the Hive flavour,'
          ~ ' whose columns can be looked up (HiveQL cannot expand a struct column with .*)', spec.left) }}
   {%- endif -%}
+  {#- flat rows (Hive): only primitive columns through UNION ALL and windows (_tj_flat_rows) -#}
+  {%- do spec.update({'flat': temporal_joins._tj_flat_rows(dialect) and spec.left_columns is not none}) -%}
   {%- if spec.strategy == 'exploding' -%}
     {{ return(temporal_joins._asof_exploding_sql(spec, dialect)) }}
   {%- elif spec.strategy == 'broadcast' -%}

@@ -37,11 +37,24 @@ def describe(value: Any) -> str:
     return str(value)
 
 
+class Scope(str):
+    """A macro name that also names one entry of a list argument (asof_join_many's `rights`):
+    every check given it as `macro` names the entry's argument, `rights[1].direction`, as the
+    macros' _tj_fail does with a scope."""
+
+    def __new__(cls, macro: str, argument_prefix: str):
+        scope = super().__new__(cls, macro)
+        scope.argument_prefix = argument_prefix
+        return scope
+
+
 def fail(
     macro: str, argument: str, allowed: str, received: Any, detail: str | None = None, received_type: str | None = None
 ) -> NoReturn:
     """Raise the one error shape (macros/_validation.sql's _tj_fail) as a ValueError;
     received_type, when known, follows the received value: `Received: 'label_ts' (string).`"""
+    if isinstance(macro, Scope):
+        argument = macro.argument_prefix + argument
     shown = describe(received) + (f" ({received_type})" if received_type else "")
     raise ValueError(
         f"temporal_joins.{macro}: invalid argument `{argument}`"

@@ -6,7 +6,11 @@ DataFrames for dbt Python models. Engines, one module each:
 - ``native``: Spark's SortMergeAsOfJoin with its defects routed around (native.py);
 - ``arrow``: bucketed cogroup + the numpy/pyarrow merge of merge.py (arrow.py);
 - ``broadcast``: the macro's broadcast strategy (broadcast.py);
+- ``union``: the macro's union strategy (union.py), keyed joins;
 - ``auto``: broadcast when its rule holds, else native, else arrow.
+
+``asof_join_many`` (many.py) joins one left DataFrame to many right ones in passes of the
+union and broadcast engines, as the asof_join_many macro does.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from pyspark.sql import DataFrame
 
 from temporal_joins.asof.arrow import BUCKET_BYTES, MAX_BUCKETS, arrow_join, choose_buckets
 from temporal_joins.asof.broadcast import BROADCAST_MAX_ROWS, BROADCAST_MAX_ROWS_PER_KEY, broadcast_fits, broadcast_join
+from temporal_joins.asof.many import asof_join_many
 from temporal_joins.asof.native import (
     CARTESIAN_NODES,
     NATIVE_FLAG,
@@ -27,9 +32,11 @@ from temporal_joins.asof.native import (
     native_plan,
 )
 from temporal_joins.asof.spec import DIRECTIONS, ENGINES, JOIN_TYPES, AsofSpec, build_spec
+from temporal_joins.asof.union import union_join
 
 __all__ = [
     "asof_join",
+    "asof_join_many",
     "AsofSpec",
     "NativeAsOfUnavailable",
     "MetricsUnavailable",
@@ -105,12 +112,13 @@ def asof_join(
         Right columns that break ties among right rows with the same time: the greatest
         wins, compared column by column, null lowest. Without it a tie goes to any one of
         the tied rows (always one whole row).
-    engine : {'auto', 'broadcast', 'native', 'arrow'}, default 'auto'
+    engine : {'auto', 'broadcast', 'native', 'arrow', 'union'}, default 'auto'
         ``broadcast`` (keyed joins; small left side, few rows per key), ``native`` (Spark's
         SortMergeAsOfJoin, keyed joins, Spark >= 4.3), ``arrow`` (vectorized merge per
-        bucket; without keys over ranges of time); ``auto`` picks broadcast when one query
-        on ``left_df`` finds at most BROADCAST_MAX_ROWS rows and BROADCAST_MAX_ROWS_PER_KEY
-        rows per key, else native when Spark plans it, else arrow.
+        bucket; without keys over ranges of time), ``union`` (the macro's union strategy:
+        one shuffle, one sort and one window per time order; keyed joins); ``auto`` picks
+        broadcast when one query on ``left_df`` finds at most BROADCAST_MAX_ROWS rows and
+        BROADCAST_MAX_ROWS_PER_KEY rows per key, else native when Spark plans it, else arrow.
 
     Returns
     -------
@@ -163,6 +171,8 @@ def asof_join(
     )
     if s.engine == "broadcast" or (s.engine == "auto" and broadcast_fits(left_df, s)):
         return broadcast_join(left_df, right_df, s)
+    if s.engine == "union":
+        return union_join(left_df, [(right_df, s)], s.join_type)
     if s.engine == "arrow" or (s.engine == "auto" and not s.by):
         return arrow_join(left_df, right_df, s)
     try:

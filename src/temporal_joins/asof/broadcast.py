@@ -60,21 +60,32 @@ def _best_order(s: AsofSpec, lt, rt, rcol):
 
 
 def broadcast_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> DataFrame:
-    s.require_by("broadcast", "without keys every right row would be paired with every earlier left row")
+    return broadcast_many(left_df, [(right_df, s)], s.join_type, MACRO, s.engine)
+
+
+def broadcast_many(
+    left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], join_type: str, macro: str, engine: str
+) -> DataFrame:
+    """The broadcast strategy for K right sides at once (any keys each): one broadcast of the left
+    rows, one candidate branch per entry, one hash aggregate by the left row for all of them.
+    macro and engine: what an error about the left side names."""
+    for _, s in entries:
+        s.require_by("broadcast", "without keys every right row would be paired with every earlier left row")
     maps = ungroupable_columns(left_df)
     if maps:
         v.fail(
-            MACRO,
+            macro,
             "engine",
-            "auto, native, arrow when `left_df` has map or variant columns (broadcast groups by "
+            "auto, native, arrow, union when `left_df` has map or variant columns (broadcast groups by "
             "the left columns, and maps cannot be grouped)",
-            s.engine,
+            engine,
             f"left column `{maps[0]}` is a map or variant",
         )
-    names = list(left_df.columns) + list(right_df.columns) + [o for _, o in s.right_columns]
-    groups = [internal_name(names, f"__tj_g{i}") for i in range(len(s.left_columns))]
-    values = [internal_name(names, f"__tj_v{i}") for i in range(len(s.right_columns))]
-    order, copy, matches = (internal_name(names, n) for n in ("__tj_order", "__tj_copy", "__tj_matches"))
+    left_columns = list(left_df.columns)
+    names = left_columns + [c for right, _ in entries for c in right.columns]
+    names += [o for _, s in entries for _, o in s.right_columns]
+    groups = [internal_name(names, f"__tj_g{i}") for i in range(len(left_columns))]
+    copy = internal_name(names, "__tj_copy")
 
     def lcol(c):
         return F.col(f"__tj_l.`{c}`")
@@ -82,54 +93,54 @@ def broadcast_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> Data
     def rcol(c):
         return F.col(f"__tj_r.`{c}`")
 
-    lt = time_units(lcol(s.left_time), s.kind, s.left_type, s.right_type)
-    rt = time_units(rcol(s.right_time), s.kind, s.right_type, s.left_type)
-    strict = not s.allow_exact_matches
-    cond = F.lit(True)
-    for left, right in s.by:
-        cond = cond & (lcol(left) == rcol(right))
-    if s.direction == "backward":
-        cond = cond & ((rt < lt) if strict else (rt <= lt))
-    elif s.direction == "forward":
-        cond = cond & ((rt > lt) if strict else (rt >= lt))
-    else:
-        cond = cond & lt.isNotNull() & rt.isNotNull()
-        if strict:
-            cond = cond & (rt != lt)
-    if s.tolerance is not None:
-        cond = cond & within_tolerance(lt, rt, s)
-    agg, order_col = _best_order(s, lt, rt, rcol)
-
-    candidates = (
-        right_df.alias("__tj_r")
-        .join(F.broadcast(left_df.alias("__tj_l")), cond, "inner")
-        .select(
-            *[lcol(c).alias(g) for c, g in zip(s.left_columns, groups)],
-            order_col.alias(order),
-            *[rcol(src).alias(val) for (src, _), val in zip(s.right_columns, values)],
-            F.lit(0).alias(copy),
-        )
-    )
     # one marker row per left row: keeps unmatched rows and counts duplicates
-    markers = left_df.select(
-        *[F.col(f"`{c}`").alias(g) for c, g in zip(s.left_columns, groups)],
-        F.lit(None).cast(candidates.schema[order].dataType).alias(order),
-        *[F.lit(None).cast(candidates.schema[val].dataType).alias(val) for val in values],
-        F.lit(1).alias(copy),
-    )
-    best = (
-        markers.unionByName(candidates)
-        .groupBy(*groups)
-        .agg(
-            *[agg(F.col(val), F.col(order)).alias(val) for val in values],
-            F.count(order).alias(matches),
-            F.sum(copy).alias(copy),
+    branches = [left_df.select(*[F.col(f"`{c}`").alias(g) for c, g in zip(left_columns, groups)], F.lit(1).alias(copy))]
+    picks = []
+    for i, (right_df, s) in enumerate(entries):
+        order = internal_name(names, f"__tj_order{i}")
+        values = [internal_name(names, f"__tj_v{i}_{j}") for j in range(len(s.right_columns))]
+        matches = internal_name(names, f"__tj_matches{i}")
+        lt = time_units(lcol(s.left_time), s.kind, s.left_type, s.right_type)
+        rt = time_units(rcol(s.right_time), s.kind, s.right_type, s.left_type)
+        strict = not s.allow_exact_matches
+        cond = F.lit(True)
+        for left, right in s.by:
+            cond = cond & (lcol(left) == rcol(right))
+        if s.direction == "backward":
+            cond = cond & ((rt < lt) if strict else (rt <= lt))
+        elif s.direction == "forward":
+            cond = cond & ((rt > lt) if strict else (rt >= lt))
+        else:
+            cond = cond & lt.isNotNull() & rt.isNotNull()
+            if strict:
+                cond = cond & (rt != lt)
+        if s.tolerance is not None:
+            cond = cond & within_tolerance(lt, rt, s)
+        agg, order_col = _best_order(s, lt, rt, rcol)
+        branches.append(
+            right_df.alias("__tj_r")
+            .join(F.broadcast(left_df.alias("__tj_l")), cond, "inner")
+            .select(
+                *[lcol(c).alias(g) for c, g in zip(left_columns, groups)],
+                order_col.alias(order),
+                *[rcol(src).alias(val) for (src, _), val in zip(s.right_columns, values)],
+                F.lit(0).alias(copy),
+            )
         )
-    )
-    if s.join_type == "inner":
-        best = best.where(F.col(matches) > 0)
+        picks.append((s, agg, order, values, matches))
+    candidates = branches[0]
+    for branch in branches[1:]:
+        candidates = candidates.unionByName(branch, allowMissingColumns=True)  # nulls where a branch has none
+    aggregates = []
+    for _, agg, order, values, matches in picks:
+        aggregates += [agg(F.col(val), F.col(order)).alias(val) for val in values]
+        aggregates.append(F.count(order).alias(matches))
+    best = candidates.groupBy(*groups).agg(*aggregates, F.sum(copy).alias(copy))
+    if join_type == "inner":
+        for _, _, _, _, matches in picks:
+            best = best.where(F.col(matches) > 0)
     best = best.withColumn(copy, F.explode(F.array_repeat(F.lit(0), F.col(copy).cast("int"))))
     return best.select(
-        *[F.col(g).alias(c) for g, c in zip(groups, s.left_columns)],
-        *[F.col(val).alias(out) for val, (_, out) in zip(values, s.right_columns)],
+        *[F.col(g).alias(c) for g, c in zip(groups, left_columns)],
+        *[F.col(val).alias(out) for s, _, _, values, _ in picks for val, (_, out) in zip(values, s.right_columns)],
     )

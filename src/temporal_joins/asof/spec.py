@@ -13,7 +13,7 @@ from temporal_joins import _validation as v
 MACRO = "asof_join"
 DIRECTIONS = ("backward", "forward", "nearest")
 JOIN_TYPES = ("left", "inner")
-ENGINES = ("auto", "native", "arrow", "broadcast")
+ENGINES = ("auto", "native", "arrow", "broadcast", "union")
 
 
 @dataclass(frozen=True)
@@ -34,11 +34,12 @@ class AsofSpec:
     right_columns: tuple[tuple[str, str], ...]  # (right source, output name); right_time first
     order_by: tuple[str, ...]
     engine: str
+    macro: str = MACRO  # the macro errors name (a v.Scope for an entry of asof_join_many)
 
     def require_by(self, engine: str, why: str) -> None:
         """Engines that only work per key refuse a join without `by`."""
         if not self.by:
-            v.fail(MACRO, "by", f"one or more key columns when engine is {engine} ({why})", [])
+            v.fail(self.macro, "by", f"one or more key columns when engine is {engine} ({why})", [])
 
 
 def build_spec(
@@ -55,34 +56,37 @@ def build_spec(
     prefix,
     order_by,
     engine,
+    macro: str = MACRO,
+    engines: tuple[str, ...] = ENGINES,
 ) -> AsofSpec:
-    """Check every argument as the macro does and return the spec; raises ValueError."""
+    """Check every argument as the macro does and return the spec; raises ValueError. macro: the
+    name errors give (a v.Scope names an entry of asof_join_many's `rights`); engines: the allowed engines."""
     for argument, df in (("left_df", left_df), ("right_df", right_df)):
         if not isinstance(df, DataFrame):
-            v.fail(MACRO, argument, "a pyspark.sql.DataFrame", type(df).__name__)
-    v.required(MACRO, "left_time", left_time, "a column of `left`")
-    v.required(MACRO, "right_time", right_time, "a column of `right`")
-    direction = v.choice(MACRO, "direction", direction, DIRECTIONS)
-    join_type = v.choice(MACRO, "join_type", join_type, JOIN_TYPES)
-    engine = v.choice(MACRO, "engine", engine, ENGINES)
-    allow_exact_matches = v.boolean(MACRO, "allow_exact_matches", allow_exact_matches)
-    prefix = v.prefix(MACRO, prefix)
+            v.fail(macro, argument, "a pyspark.sql.DataFrame", type(df).__name__)
+    v.required(macro, "left_time", left_time, "a column of `left`")
+    v.required(macro, "right_time", right_time, "a column of `right`")
+    direction = v.choice(macro, "direction", direction, DIRECTIONS)
+    join_type = v.choice(macro, "join_type", join_type, JOIN_TYPES)
+    engine = v.choice(macro, "engine", engine, engines)
+    allow_exact_matches = v.boolean(macro, "allow_exact_matches", allow_exact_matches)
+    prefix = v.prefix(macro, prefix)
 
     left_cols, right_cols = list(left_df.columns), list(right_df.columns)
-    left_time = v.find_column(MACRO, "left_time", left_cols, "left", v.identifier(MACRO, "left_time", left_time))
-    right_time = v.find_column(MACRO, "right_time", right_cols, "right", v.identifier(MACRO, "right_time", right_time))
+    left_time = v.find_column(macro, "left_time", left_cols, "left", v.identifier(macro, "left_time", left_time))
+    right_time = v.find_column(macro, "right_time", right_cols, "right", v.identifier(macro, "right_time", right_time))
     pairs = tuple(
-        (v.find_column(MACRO, "by", left_cols, "left", left), v.find_column(MACRO, "by", right_cols, "right", right))
-        for left, right in v.by_pairs(MACRO, by)
+        (v.find_column(macro, "by", left_cols, "left", left), v.find_column(macro, "by", right_cols, "right", right))
+        for left, right in v.by_pairs(macro, by)
     )
 
     left_type, right_type = left_df.schema[left_time].dataType, right_df.schema[right_time].dataType
-    kind = v.common_time_kind(MACRO, left_time, left_type.simpleString(), right_time, right_type.simpleString())
-    tolerance = v.distance(MACRO, "tolerance", tolerance, kind)
+    kind = v.common_time_kind(macro, left_time, left_type.simpleString(), right_time, right_type.simpleString())
+    tolerance = v.distance(macro, "tolerance", tolerance, kind)
     order_by = tuple(
-        v.find_column(MACRO, "order_by", right_cols, "right", c) for c in v.identifier_list(MACRO, "order_by", order_by)
+        v.find_column(macro, "order_by", right_cols, "right", c) for c in v.identifier_list(macro, "order_by", order_by)
     )
-    right_columns = v.right_output_columns(MACRO, left_cols, right_cols, list(pairs), prefix, columns, [right_time])
+    right_columns = v.right_output_columns(macro, left_cols, right_cols, list(pairs), prefix, columns, [right_time])
     return AsofSpec(
         by=pairs,
         left_time=left_time,
@@ -98,4 +102,5 @@ def build_spec(
         right_columns=tuple(right_columns),
         order_by=order_by,
         engine=engine,
+        macro=macro,
     )

@@ -1,0 +1,113 @@
+{#-
+  Time-to-live pruning. When every entry (asof_join's one right side, or every entry of
+  asof_join_many) has a tolerance, a right row that cannot match any left row is filtered
+  before the shuffle: a backward entry cannot use a row older than the left side's earliest
+  time minus its tolerance, nor one newer than the left side's latest time; forward the
+  mirror image; nearest both tolerance bounds. An incremental model over new labels thus
+  reads only the feature rows those labels can use.
+
+  The left side's earliest and latest times come from one query while the model compiles
+  when `left` is a relation (literals in the SQL, so Spark can push the bounds into the scan
+  and skip files, partitions and row groups), or from scalar subqueries over `left` when it
+  is a CTE name (the bounds are then computed when the query runs). At parse time, or when
+  an entry has no tolerance, nothing is pruned.
+
+  Every bound is exact or looser, never tighter: integers through decimal(20,0), dates by
+  whole days, floating point and decimals by the match's own arithmetic (`left - right <=
+  tolerance` holds for the earliest left time whenever it holds for any later one), and
+  timestamps one day wider (a wall-clock literal can resolve to either side of a DST change,
+  and the two sides' time types may differ).
+-#}
+
+{#- none (no pruning) or {'lo': SQL, 'hi': SQL, 'at_run_time'}: the earliest and latest left time, in the
+    left time's type. -#}
+{% macro _asof_prune_bounds(m, left_info, left_time, entries) %}
+  {%- for e in entries if e.tolerance is none -%}{{ return(none) }}{%- endfor -%}
+  {%- if not execute -%}{{ return(none) }}{%- endif -%}
+  {%- if left_info.columns is none -%}
+    {#- a CTE: the bounds are computed when the query runs -#}
+    {%- set lt = 'tj__bsrc.' ~ temporal_joins._tj_q(left_time) -%}
+    {{ return({'lo': '(select min(' ~ lt ~ ') from ' ~ left_info.sql ~ ' as tj__bsrc)',
+               'hi': '(select max(' ~ lt ~ ') from ' ~ left_info.sql ~ ' as tj__bsrc)', 'at_run_time': true}) }}
+  {%- endif -%}
+  {%- set lc = temporal_joins._tj_find_column(left_info, left_time) -%}
+  {%- set kind = temporal_joins._tj_time_kind(lc) -%}
+  {#- the type name is spliced into SQL (the literals' cast): a plain type name only -#}
+  {%- if not modules.re.match('^[a-z_]+(\\(\\d+(,\\s*\\d+)?\\))?$', lc.dtype | lower) -%}{{ return(none) }}{%- endif -%}
+  {%- set found = run_query(temporal_joins._asof_prune_bounds_sql(left_info.sql, left_time)) -%}
+  {%- set bounds = {'at_run_time': false} -%}
+  {%- for name in ['lo', 'hi'] -%}
+    {%- set text = temporal_joins._asof_bound_text(found.columns[loop.index0].values()[0], kind) -%}
+    {%- if text is none -%}{{ return(none) }}{%- endif -%}
+    {%- do bounds.update({name: "cast('" ~ text ~ "' as " ~ lc.dtype | lower ~ ")"}) -%}
+  {%- endfor -%}
+  {{ return(bounds) }}
+{% endmacro %}
+
+{#- The compile-time query: the left side's earliest and latest time, as text (relation_sql and left_time
+    are validated). -#}
+{% macro _asof_prune_bounds_sql(relation_sql, left_time) %}
+  {%- set lt = 'tj__bsrc.' ~ temporal_joins._tj_q(left_time) -%}
+  {{ return('select cast(min(' ~ lt ~ ') as string) as tj__lo, cast(max(' ~ lt ~ ') as string) as tj__hi from '
+            ~ relation_sql ~ ' as tj__bsrc') }}
+{% endmacro %}
+
+{#- A bound as the query returned it (text, or what dbt's result table made of it: a number, date or
+    datetime) re-rendered as checked text for the kind, or none (no rows with a time, NaN, an odd value). -#}
+{% macro _asof_bound_text(value, kind) %}
+  {%- if value is none -%}{{ return(none) }}{%- endif -%}
+  {%- if value is string -%}
+    {%- set text = value | trim -%}
+  {%- elif value.hour is defined -%}
+    {%- set text = value.strftime('%Y-%m-%d %H:%M:%S.%f') -%}
+  {%- elif value.isoformat is defined -%}
+    {%- set text = value.isoformat() -%}
+  {%- else -%}
+    {%- set text = value | string -%}
+  {%- endif -%}
+  {%- set patterns = {
+      'timestamp': '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?)?$',
+      'date': '^\\d{4}-\\d{2}-\\d{2}$',
+  } -%}
+  {%- set pattern = patterns.get(kind, '^-?\\d+(\\.\\d+)?([eE][-+]?\\d+)?$') -%}
+  {{ return(text if modules.re.match(pattern, text) else none) }}
+{% endmacro %}
+
+{#- The pruning conditions on entry e's right time rt (a list, empty without bounds). -#}
+{% macro _asof_prune_conditions(e, bounds, rt, dialect) %}
+  {#- with a CTE on both sides no time type is known, and the kind is only guessed from the tolerance -#}
+  {%- if bounds is none or e.tolerance is none
+        or (bounds.at_run_time and temporal_joins._tj_find_column(e.right_info, e.right_time) is none) -%}
+    {{ return([]) }}
+  {%- endif -%}
+  {%- set conditions = [] -%}
+  {%- set tol = temporal_joins._tj_distance_literal(e.tolerance) -%}
+  {%- set day = " + INTERVAL '1' DAY" -%}
+  {%- if e.direction in ['backward', 'nearest'] -%}
+    {%- if e.kind == 'timestamp' -%}
+      {%- do conditions.append(rt ~ ' >= ' ~ bounds.lo ~ ' - ' ~ tol ~ " - INTERVAL '1' DAY") -%}
+    {%- elif e.kind == 'date' -%}
+      {%- do conditions.append(rt ~ ' >= date_sub(' ~ bounds.lo ~ ', ' ~ tol ~ ')') -%}
+    {%- elif e.kind == 'numeric_integral' -%}
+      {%- do conditions.append(rt ~ ' >= cast(' ~ bounds.lo ~ ' as decimal(20,0)) - ' ~ tol) -%}
+    {%- else -%}
+      {%- do conditions.append(temporal_joins._tj_within(bounds.lo, rt, e.kind, e.tolerance, 'backward')) -%}
+    {%- endif -%}
+  {%- else -%}
+    {%- do conditions.append(rt ~ ' >= ' ~ bounds.lo ~ (" - INTERVAL '1' DAY" if e.kind == 'timestamp' else '')) -%}
+  {%- endif -%}
+  {%- if e.direction in ['forward', 'nearest'] -%}
+    {%- if e.kind == 'timestamp' -%}
+      {%- do conditions.append(rt ~ ' <= ' ~ bounds.hi ~ ' + ' ~ tol ~ day) -%}
+    {%- elif e.kind == 'date' -%}
+      {%- do conditions.append(rt ~ ' <= date_add(' ~ bounds.hi ~ ', ' ~ tol ~ ')') -%}
+    {%- elif e.kind == 'numeric_integral' -%}
+      {%- do conditions.append(rt ~ ' <= cast(' ~ bounds.hi ~ ' as decimal(20,0)) + ' ~ tol) -%}
+    {%- else -%}
+      {%- do conditions.append(temporal_joins._tj_within(bounds.hi, rt, e.kind, e.tolerance, 'forward')) -%}
+    {%- endif -%}
+  {%- else -%}
+    {%- do conditions.append(rt ~ ' <= ' ~ bounds.hi ~ (day if e.kind == 'timestamp' else '')) -%}
+  {%- endif -%}
+  {{ return(conditions) }}
+{% endmacro %}

@@ -1,0 +1,150 @@
+"""engine='union': the macro's union strategy (macros/asof/_asof_union.sql) on DataFrames, for
+one right side (asof_join) or the K entries of one asof_join_many pass, which share the left keys.
+
+One union of the left rows and every entry's right rows, one shuffle by the keys, one window per
+time order with one ``last(struct, ignorenulls)`` per entry: each right row travels whole as one
+struct per entry, so a match is never a mix of rows and the cost does not grow with the number of
+right columns. At equal times, rows of entries that allow exact matches sort before the left
+rows and rows of strict entries after them; among tied right rows the greatest order_by comes
+last (nulls first, lowest), so it wins. forward runs the same frame over a descending time order;
+nearest takes both and keeps the closer, the backward one on equal distance. Each entry's
+tolerance is checked on its matched row.
+"""
+
+from __future__ import annotations
+
+from pyspark.sql import Column, DataFrame, Window
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from temporal_joins.asof._exprs import internal_name, time_units, within_tolerance
+from temporal_joins.asof.spec import AsofSpec
+
+
+def _aligned_by(s: AsofSpec) -> list[tuple[str, str]]:
+    """The key pairs in the order of their left names: the entries of a pass line up by position."""
+    return sorted(s.by, key=lambda pair: pair[0].lower())
+
+
+def _gap(later: Column, earlier: Column, s: AsofSpec) -> Column:
+    """later - earlier on times in time_units; integral units through decimal(20,0) (no overflow)."""
+    if s.kind in ("timestamp", "date", "numeric_integral"):
+        return later.cast("decimal(20,0)") - earlier.cast("decimal(20,0)")
+    return later - earlier
+
+
+def union_join(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], join_type: str) -> DataFrame:
+    """Join left_df to every (right_df, spec) of one pass; the output has every column of left_df,
+    then each entry's right columns."""
+    for _, s in entries:
+        s.require_by(
+            "union",
+            "without keys the window is one partition, one task sorts every row; engine='arrow' and "
+            "engine='auto' split time into ranges",
+        )
+    specs = [s for _, s in entries]
+    left_columns = list(left_df.columns)
+    names = left_columns + [c for right, _ in entries for c in right.columns]
+    names += [out for s in specs for _, out in s.right_columns]
+    pairs = [_aligned_by(s) for s in specs]
+    keys = [internal_name(names, f"__tj_k{i}") for i in range(len(pairs[0]))]
+    t, side, row = (internal_name(names, n) for n in ("__tj_t", "__tj_side", "__tj_l"))
+    structs = [internal_name(names, f"__tj_r{i}") for i in range(len(specs))]
+    back = [internal_name(names, f"__tj_back{i}") for i in range(len(specs))]
+    fwd = [internal_name(names, f"__tj_fwd{i}") for i in range(len(specs))]
+    matches = [internal_name(names, f"__tj_m{i}") for i in range(len(specs))]
+    # tie-breakers numbered across the entries, each entry owning its own
+    owned: list[list[tuple[str, str]]] = []
+    for s in specs:
+        start = sum(len(o) for o in owned)
+        owned.append([(internal_name(names, f"__tj_o{start + j}"), c) for j, c in enumerate(s.order_by)])
+    tie_breakers = [name for own in owned for name, _ in own]
+
+    left_side = 1 if any(s.allow_exact_matches for s in specs) else 0
+    sides = [0 if s.allow_exact_matches else left_side + 1 for s in specs]
+    right_struct_types = [
+        T.StructType([T.StructField(out, right.schema[src].dataType) for src, out in s.right_columns])
+        for right, s in entries
+    ]
+    tb_types = {name: right.schema[c].dataType for (right, _), own in zip(entries, owned) for name, c in own}
+
+    s0 = specs[0]
+    parts = [
+        left_df.select(
+            *[F.col(f"`{lk}`").alias(k) for (lk, _), k in zip(pairs[0], keys)],
+            time_units(F.col(f"`{s0.left_time}`"), s0.kind, s0.left_type, s0.right_type).alias(t),
+            F.lit(left_side).alias(side),
+            *[F.lit(None).cast(tb_types[tb]).alias(tb) for tb in tie_breakers],
+            F.struct(*[F.col(f"`{c}`") for c in left_columns]).alias(row),
+            *[F.lit(None).cast(st).alias(r) for st, r in zip(right_struct_types, structs)],
+        )
+    ]
+    row_type = parts[0].schema[row].dataType
+    for i, (right, s) in enumerate(entries):
+        keep = F.col(f"`{s.right_time}`").isNotNull()
+        for _, rk in pairs[i]:
+            keep = keep & F.col(f"`{rk}`").isNotNull()
+        mine = dict(owned[i])
+        parts.append(
+            right.where(keep).select(
+                *[F.col(f"`{rk}`").alias(k) for (_, rk), k in zip(pairs[i], keys)],
+                time_units(F.col(f"`{s.right_time}`"), s.kind, s.right_type, s.left_type).alias(t),
+                F.lit(sides[i]).alias(side),
+                *[
+                    (F.col(f"`{mine[tb]}`") if tb in mine else F.lit(None).cast(tb_types[tb])).alias(tb)
+                    for tb in tie_breakers
+                ],
+                F.lit(None).cast(row_type).alias(row),
+                *[
+                    (
+                        F.struct(*[F.col(f"`{src}`").alias(out) for src, out in s.right_columns])
+                        if j == i
+                        else F.lit(None).cast(right_struct_types[j])
+                    ).alias(structs[j])
+                    for j in range(len(entries))
+                ],
+            )
+        )
+    events = parts[0]
+    for part in parts[1:]:
+        events = events.union(part)  # by position, with SQL's type coercion (as the macro's UNION ALL)
+
+    windowed = events
+    for direction, candidates, time_order in (("backward", back, F.col(t).asc()), ("forward", fwd, F.col(t).desc())):
+        served = [i for i, s in enumerate(specs) if s.direction in (direction, "nearest")]
+        if not served:
+            continue
+        order = [time_order, F.col(side).asc()] + [F.col(name).asc() for i in served for name, _ in owned[i]]
+        w = Window.partitionBy(*keys).orderBy(*order).rowsBetween(Window.unboundedPreceding, Window.currentRow)
+        for i in served:
+            windowed = windowed.withColumn(candidates[i], F.last(structs[i], ignorenulls=True).over(w))
+
+    lefts = windowed.where(F.col(side) == left_side)
+    for i, s in enumerate(specs):
+        lt = time_units(F.col(row)[s.left_time], s.kind, s.left_type, s.right_type)
+        time_out = next(out for src, out in s.right_columns if src.lower() == s.right_time.lower())
+        b = F.col(back[i]) if s.direction != "forward" else None
+        f = F.col(fwd[i]) if s.direction != "backward" else None
+        ok_b = ok_f = F.lit(True)
+        if s.tolerance is not None:
+            if b is not None:
+                ok_b = within_tolerance(lt, time_units(b[time_out], s.kind, s.right_type, s.left_type), s)
+            if f is not None:
+                ok_f = within_tolerance(lt, time_units(f[time_out], s.kind, s.right_type, s.left_type), s)
+        if s.direction == "backward":
+            match = F.when(lt.isNotNull() & ok_b, b)
+        elif s.direction == "forward":
+            match = F.when(lt.isNotNull() & ok_f, f)
+        else:
+            gap_b = _gap(lt, time_units(b[time_out], s.kind, s.right_type, s.left_type), s)
+            gap_f = _gap(time_units(f[time_out], s.kind, s.right_type, s.left_type), lt, s)
+            take_back = f.isNull() | (b.isNotNull() & (gap_b <= gap_f))
+            match = F.when(lt.isNull(), None).when(take_back, F.when(ok_b, b)).otherwise(F.when(ok_f, f))
+        lefts = lefts.withColumn(matches[i], match)
+    if join_type == "inner":
+        for m in matches:
+            lefts = lefts.where(F.col(m).isNotNull())
+    return lefts.select(
+        *[F.col(row)[c].alias(c) for c in left_columns],
+        *[F.col(m)[out].alias(out) for m, s in zip(matches, specs) for _, out in s.right_columns],
+    )
