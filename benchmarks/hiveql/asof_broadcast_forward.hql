@@ -9,15 +9,15 @@ select
   tj__lc0 as `id`,
   tj__lc1 as `ts`,
   tj__lc2 as `label`,
-  tj__m.`r_ts` as `r_ts`,
-  tj__m.`r_value` as `r_value`
+  tj__m0.`r_ts` as `r_ts`,
+  tj__m0.`r_value` as `r_value`
 from (
   select
     tj__lc0,
     tj__lc1,
     tj__lc2,
-    min(case when tj__copy = 0 then named_struct('tj__order', tj__order0, 'r_ts', tj__v0, 'r_value', tj__v1) end) as tj__m,
-    count(case when tj__copy = 0 then 1 end) as tj__matches,
+    min(case when tj__order0 is not null then named_struct('tj__order', tj__order0, 'r_ts', tj__v0, 'r_value', tj__v1) end) as tj__m0,
+    count(tj__order0) as tj__matches0,
     sum(tj__copy) as tj__dup
   from (
     select

@@ -9,23 +9,23 @@ select
   tj__lc0 as `id`,
   tj__lc1 as `ts`,
   tj__lc2 as `label`,
-  tj__m.`r_ts` as `r_ts`,
-  tj__m.`r_value` as `r_value`
+  tj__m0.`r_ts` as `r_ts`,
+  tj__m0.`r_value` as `r_value`
 from (
   select
     tj__lc0,
     tj__lc1,
     tj__lc2,
-    max(case when tj__copy = 0 then named_struct('tj__order', named_struct('o0', tj__order0, 'o1', tj__order1), 'r_ts', tj__v0, 'r_value', tj__v1) end) as tj__m,
-    count(case when tj__copy = 0 then 1 end) as tj__matches,
+    max(case when case when tj__order0__0 is not null then named_struct('o0', tj__order0__0, 'o1', tj__order0__1) end is not null then named_struct('tj__order', case when tj__order0__0 is not null then named_struct('o0', tj__order0__0, 'o1', tj__order0__1) end, 'r_ts', tj__v0, 'r_value', tj__v1) end) as tj__m0,
+    count(case when tj__order0__0 is not null then named_struct('o0', tj__order0__0, 'o1', tj__order0__1) end) as tj__matches0,
     sum(tj__copy) as tj__dup
   from (
     select
       tj__lsrc.`id` as tj__lc0,
       tj__lsrc.`ts` as tj__lc1,
       tj__lsrc.`label` as tj__lc2,
-      null as tj__order0,
-      null as tj__order1,
+      null as tj__order0__0,
+      null as tj__order0__1,
       null as tj__v0,
       null as tj__v1,
       1 as tj__copy
@@ -35,8 +35,8 @@ from (
       tj__lsrc.`id` as tj__lc0,
       tj__lsrc.`ts` as tj__lc1,
       tj__lsrc.`label` as tj__lc2,
-      -(case when tj__rsrc.`ts` <= tj__lsrc.`ts` then (cast(tj__lsrc.`ts` as decimal(20,0)) - cast(tj__rsrc.`ts` as decimal(20,0))) else (cast(tj__rsrc.`ts` as decimal(20,0)) - cast(tj__lsrc.`ts` as decimal(20,0))) end) as tj__order0,
-      case when tj__rsrc.`ts` <= tj__lsrc.`ts` then 1 else 0 end as tj__order1,
+      -(case when tj__rsrc.`ts` <= tj__lsrc.`ts` then (cast(tj__lsrc.`ts` as decimal(20,0)) - cast(tj__rsrc.`ts` as decimal(20,0))) else (cast(tj__rsrc.`ts` as decimal(20,0)) - cast(tj__lsrc.`ts` as decimal(20,0))) end) as tj__order0__0,
+      case when tj__rsrc.`ts` <= tj__lsrc.`ts` then 1 else 0 end as tj__order0__1,
       tj__rsrc.`ts` as tj__v0,
       tj__rsrc.`value` as tj__v1,
       0 as tj__copy

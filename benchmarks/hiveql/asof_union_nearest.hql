@@ -8,33 +8,34 @@ create table asof_union_nearest stored as orc as
 select
   tj__k0 as `id`,
   tj__t as `ts`,
-  tj__lc0 as `label`,
-  tj__m.`r_ts` as `r_ts`,
-  tj__m.`r_value` as `r_value`
+  tj__l__0 as `label`,
+  tj__m0.`r_ts` as `r_ts`,
+  tj__m0.`r_value` as `r_value`
 from (
-  select tj__k0, tj__lc0, tj__t, case when tj__t is null then null when tj__fwd is null or (tj__back is not null and (cast(tj__t as decimal(20,0)) - cast(tj__back.`r_ts` as decimal(20,0))) <= (cast(tj__fwd.`r_ts` as decimal(20,0)) - cast(tj__t as decimal(20,0)))) then case when true then tj__back end else case when true then tj__fwd end end as tj__m
+  select tj__k0, tj__t, tj__l__0, case when tj__t is null then null when tj__fwd0 is null or (tj__back0 is not null and (cast(tj__t as decimal(20,0)) - cast(tj__back0.`r_ts` as decimal(20,0))) <= (cast(tj__fwd0.`r_ts` as decimal(20,0)) - cast(tj__t as decimal(20,0)))) then case when true then tj__back0 end else case when true then tj__fwd0 end end as tj__m0
   from (
     
-    select tj__k0, tj__lc0, tj__side, tj__t,
-      last_value(case when tj__side = 0 then named_struct('r_ts', tj__v0, 'r_value', tj__v1) end, true) over (partition by tj__k0 order by tj__t asc, tj__side asc rows between unbounded preceding and current row) as tj__back,
-      last_value(case when tj__side = 0 then named_struct('r_ts', tj__v0, 'r_value', tj__v1) end, true) over (partition by tj__k0 order by tj__t desc, tj__side asc rows between unbounded preceding and current row) as tj__fwd
+    select tj__k0, tj__l__0, tj__side, tj__t,
+      last_value(case when tj__r0__0 is not null then named_struct('r_ts', tj__r0__0, 'r_value', tj__r0__1) end, true) over (partition by tj__k0 order by tj__t asc, tj__side asc rows between unbounded preceding and current row) as tj__back0,
+      last_value(case when tj__r0__0 is not null then named_struct('r_ts', tj__r0__0, 'r_value', tj__r0__1) end, true) over (partition by tj__k0 order by tj__t desc, tj__side asc rows between unbounded preceding and current row) as tj__fwd0
     from (
+      
       select
         tj__lsrc.`id` as tj__k0,
         tj__lsrc.`ts` as tj__t,
         1 as tj__side,
-        tj__lsrc.`label` as tj__lc0,
-        null as tj__v0,
-        null as tj__v1
+        tj__lsrc.`label` as tj__l__0,
+        null as tj__r0__0,
+        null as tj__r0__1
       from labels as tj__lsrc
       union all
       select
         tj__rsrc.`id` as tj__k0,
         tj__rsrc.`ts` as tj__t,
         0 as tj__side,
-        null as tj__lc0,
-        tj__rsrc.`ts` as tj__v0,
-        tj__rsrc.`value` as tj__v1
+        null as tj__l__0,
+        tj__rsrc.`ts` as tj__r0__0,
+        tj__rsrc.`value` as tj__r0__1
       from features as tj__rsrc
       where tj__rsrc.`id` is not null and tj__rsrc.`ts` is not null
     ) as tj__events
