@@ -44,22 +44,16 @@ clean:
 #   BENCH_ARGS passes filters, e.g. BENCH_ARGS="--scenarios '^asc$$' --n 1000000"
 BENCH_SIZE ?= quick
 BENCH_ARGS ?=
-<<<<<<< HEAD
 .PHONY: bench bench-many
 bench: setup bench-many
-	$(PY) -m pip install --quiet -e '.[test,bench]'
-=======
-.PHONY: bench
-bench: setup
 	$(PY) -m pip install --quiet -e '.[spark,connect,test,bench]'
->>>>>>> main
 	$(PY) -m benchmarks.run --size $(BENCH_SIZE) $(BENCH_ARGS)
 
 # make bench-many: the training-set benchmark (asof_join_many, benchmarks/many.py), results under
 # benchmarks/results/many/<size>/. BENCH_SIZE=small|quick|full (full: 200k ids x 5 labels, 4 x 10M rows).
 MANY_BENCH_ARGS ?=
 bench-many: setup
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m pip install --quiet -e '.[spark,connect,test,bench]'
 	$(PY) -m benchmarks.many --size $(BENCH_SIZE) $(MANY_BENCH_ARGS)
 
 # make bench-range: the range-join benchmark (README.md#range-and-interval-joins), results in

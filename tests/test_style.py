@@ -40,3 +40,16 @@ def test_python_is_ruff_formatted():
 def test_python_passes_ruff_lint():
     result = _ruff("check", "--output-format", "concise")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_no_merge_conflict_markers():
+    """No tracked file holds a conflict marker (a Makefile with one breaks `make` before any test)."""
+    repo = Path(__file__).resolve().parents[1]
+    result = subprocess.run(
+        ["git", "grep", "-n", "-E", "^(<<<<<<< |>>>>>>> |=======$)", "--", ".", ":!*.csv"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode in (0, 1), result.stderr  # 1: nothing found
+    assert result.stdout == "", "conflict markers:\n" + result.stdout
