@@ -1,5 +1,5 @@
 """`make demo`: build the demo project on the in-process local Spark session and print each
-demo model's rows, then a one-line summary.
+demo model's first rows (a model with another's rows gets one line saying so), then a summary.
 
 One process, so dbt's build and the preview share one SparkSession (one JVM start). dbt runs
 with --quiet (errors only) and Spark logs errors only (profiles/log4j2.properties), so the
@@ -44,11 +44,18 @@ def main() -> int:
         return 1
     spark = SparkSession.getActiveSession() or SparkSession.builder.getOrCreate()
     models = sorted((r.node for r in results if r.node.resource_type == "model"), key=lambda n: n.name)
+    shown = {}  # (columns, all rows) -> the model whose table was printed
     for node in models:
         df = spark.table(node.relation_name.replace("`", ""))
-        rows = [tuple(r) for r in df.orderBy(*df.columns[:2]).limit(ROWS_SHOWN).collect()]
+        everything = sorted((tuple(r) for r in df.collect()), key=repr)
         about = (node.description or "").split(";")[0].rstrip(".")
-        print(f"\n{node.name} ({df.count()} rows): {about}")
+        same = shown.get((tuple(df.columns), tuple(everything)))
+        if same:  # a model that returns another's rows gets one line, not the table again
+            print(f"\n{node.name} ({len(everything)} rows): {about}: the same rows as {same}")
+            continue
+        shown[(tuple(df.columns), tuple(everything))] = node.name
+        rows = [tuple(r) for r in df.orderBy(*df.columns[:2]).limit(ROWS_SHOWN).collect()]
+        print(f"\n{node.name} ({len(everything)} rows): {about}")
         print("\n".join("  " + line for line in _table(rows, df.columns)))
     tests = [r for r in results if r.node.resource_type == "test"]
     seeds = [r for r in results if r.node.resource_type == "seed"]
