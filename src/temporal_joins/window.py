@@ -501,20 +501,7 @@ def window_aggregate(
     |  2| 15|    NULL|         0|
     +---+---+--------+----------+
     """
-    s = build_spec(
-        left_df,
-        right_df,
-        left_time,
-        right_time,
-        by,
-        windows,
-        aggregates,
-        lower_inclusive,
-        upper_inclusive,
-        direction,
-        prefix,
-        strategy,
-    )
+    s = build_spec(**locals())  # first statement: the locals are exactly the arguments
     if s.strategy == "auto":
         from temporal_joins.asof.broadcast import broadcast_fits
         from temporal_joins.asof.spec import AsofSpec

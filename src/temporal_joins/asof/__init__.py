@@ -154,21 +154,7 @@ def asof_join(
     |  2| 15|NULL|NULL|
     +---+---+----+----+
     """
-    s = build_spec(
-        left_df,
-        right_df,
-        left_time,
-        right_time,
-        by,
-        direction,
-        allow_exact_matches,
-        tolerance,
-        join_type,
-        columns,
-        prefix,
-        order_by,
-        engine,
-    )
+    s = build_spec(**locals())  # first statement: the locals are exactly the arguments
     if s.engine == "broadcast" or (s.engine == "auto" and broadcast_fits(left_df, s)):
         return broadcast_join(left_df, right_df, s)
     if s.engine == "union":
