@@ -89,7 +89,8 @@ from (
   ) as tj__candidates
   group by {% for g in groups %}{{ g.name }}{{ ', ' if not loop.last }}{% endfor %}
 ) as tj__best
-lateral view posexplode({{ temporal_joins._tj_hive_blanks('cast(tj__dup as int) - 1') }}) tj__dups as tj__dup_index, tj__dup_text
+lateral view posexplode({{ temporal_joins._tj_hive_blanks('cast(tj__dup as int) - 1') }})
+  tj__dups as tj__dup_index, tj__dup_text
 {%- if spec.join_type == 'inner' %}
 where tj__matches > 0
 {%- endif %}
