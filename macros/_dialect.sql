@@ -11,6 +11,15 @@
   {%- endif -%}
 {% endmacro %}
 
+{#-
+  n + 1 empty strings, for posexplode to count 0..n: HiveQL 2.3 has no sequence(). Not space(n): Hive 2.3's
+  UDFSpace reuses its Text buffer, which Hadoop 3's Text grows by half, so after a shorter call space(n) can end
+  in NUL bytes instead of blanks and split gives fewer elements (tools/hive/FINDINGS.md). repeat writes every byte.
+-#}
+{% macro _tj_hive_blanks(n) %}
+  {{ return("split(repeat(' ', " ~ n ~ "), ' ')") }}
+{% endmacro %}
+
 {#- A per-row id that tells duplicate left rows apart (Hive has no monotonically_increasing_id). -#}
 {% macro _tj_row_id(dialect) %}
   {%- if dialect == 'hive' -%}{{ return("reflect('java.util.UUID', 'randomUUID')") }}

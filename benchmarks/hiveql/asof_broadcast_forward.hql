@@ -45,4 +45,5 @@ from (
   ) as tj__candidates
   group by tj__lc0, tj__lc1, tj__lc2
 ) as tj__best
-lateral view posexplode(split(space(cast(tj__dup as int) - 1), ' ')) tj__dups as tj__dup_index, tj__dup_text;
+lateral view posexplode(split(repeat(' ', cast(tj__dup as int) - 1), ' '))
+  tj__dups as tj__dup_index, tj__dup_text;

@@ -130,7 +130,8 @@ from (
   ) as tj__candidates
   group by {% for g in groups %}{{ g.name }}{{ ', ' if not loop.last }}{% endfor %}
 ) as tj__best
-lateral view posexplode(split(space(cast(tj__dup as int) - 1), ' ')) tj__dups as tj__dup_index, tj__dup_text
+lateral view posexplode({{ temporal_joins._tj_hive_blanks('cast(tj__dup as int) - 1') }})
+  tj__dups as tj__dup_index, tj__dup_text
 {%- if p.join_type == 'inner' %}
 where {% for pick in picks %}tj__matches{{ loop.index0 }} > 0{{ ' and ' if not loop.last }}{% endfor %}
 {%- endif %}

@@ -167,7 +167,7 @@ from (
       null as {{ v }}{{ ',' if not loop.last }}
       {%- endfor %}
     from (select 1 as tj__one) as tj__one
-    lateral view posexplode(split(space({{ n_splits }}), ' ')) tj__ranges as tj__range_pos, tj__blank
+    lateral view posexplode({{ temporal_joins._tj_hive_blanks(n_splits) }}) tj__ranges as tj__range_pos, tj__blank
   ) as tj__edge_rows
   group by tj__trange
 {%- if flat %}

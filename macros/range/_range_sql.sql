@@ -11,16 +11,17 @@
 
 {#-
   Copy a row into buckets lo..hi: a LATERAL VIEW clause and the bucket expression.
-  Spark: explode(sequence(lo, hi)). Hive 2.3 has no sequence(): posexplode a string of
-  (hi - lo) spaces split on ' ', which has hi - lo + 1 elements, and add the position to lo.
+  Spark: explode(sequence(lo, hi)). Hive 2.3 has no sequence(): posexplode hi - lo + 1 empty
+  strings (_tj_hive_blanks) and add the position to lo.
   `valid` false or null gives no copy (or, with outer, one row whose bucket is null).
 -#}
 {% macro _range_copies(lo, hi, valid, outer, dialect) %}
   {%- set lv = 'lateral view ' ~ ('outer ' if outer else '') -%}
   {%- if dialect == 'hive' -%}
     {{ return({
-        'clause': lv ~ "posexplode(case when " ~ valid ~ " then split(space(cast(" ~ hi ~ " - " ~ lo
-                  ~ " as int)), ' ') end) tj__copies as tj__pos, tj__unused",
+        'clause': lv ~ "posexplode(case when " ~ valid ~ " then "
+                  ~ temporal_joins._tj_hive_blanks('cast(' ~ hi ~ ' - ' ~ lo ~ ' as int)')
+                  ~ " end) tj__copies as tj__pos, tj__unused",
         'bucket': '(' ~ lo ~ ' + tj__pos)'}) }}
   {%- else -%}
     {{ return({

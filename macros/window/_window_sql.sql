@@ -71,7 +71,8 @@ from (
 {{ temporal_joins._window_grouped(spec, p) | indent(4, true) }}
   ) as tj__grouped
 ) as tj__deltas
-lateral view posexplode(split(space(cast(tj__deltas.tj__dup as int) - 1), ' ')) tj__dups as tj__dup_index, tj__dup_text
+lateral view posexplode({{ temporal_joins._tj_hive_blanks('cast(tj__deltas.tj__dup as int) - 1') }})
+  tj__dups as tj__dup_index, tj__dup_text
 {% endmacro %}
 
 {#-
