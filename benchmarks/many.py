@@ -32,10 +32,8 @@ import argparse
 import json
 import os
 import re
-import statistics
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -49,6 +47,7 @@ from tools import dbt_render
 from tools.spark_session import local_session
 
 from . import generate, metrics, report
+from .run import summarise
 
 RESULTS = Path(__file__).resolve().parent / "results" / "many"
 SIZES = {"smoke": 300, "small": 2_000, "quick": 20_000, "full": 200_000}  # ids; 5 labels each
@@ -349,34 +348,23 @@ class ManyBench:
         saved = {k: conf.get(k, None) for k in settings}
         for k, v in settings.items():
             conf.set(k, v)
-        box: dict = {}
-        group = f"bench-many-{uuid.uuid4().hex}"
-        sc = self.spark.sparkContext
 
         def work():
-            sc.setJobGroup(group, group, interruptOnCancel=True)
-            try:
-                view = f"bench_many_{uuid.uuid4().hex[:8]}"
-                contender.build(self).createOrReplaceTempView(view)
-                box["row"] = self.spark.sql(checksum_sql(f"select * from {view}")).collect()[0].asDict()
-                self.spark.catalog.dropTempView(view)
-            except Exception as exc:  # a failing contender is a result
-                box["error"] = exc
+            view = f"bench_many_{uuid.uuid4().hex[:8]}"
+            contender.build(self).createOrReplaceTempView(view)
+            row = self.spark.sql(checksum_sql(f"select * from {view}")).collect()[0].asDict()
+            self.spark.catalog.dropTempView(view)
+            return row
 
         try:
             before = self.stages.max_stage_id()
             metrics.reset_peak_rss(self.jvm_pid)
-            start = time.perf_counter()
-            thread = threading.Thread(target=work, daemon=True)
-            thread.start()
-            thread.join(self.timeout)
-            elapsed = time.perf_counter() - start
-            if thread.is_alive():
-                sc.cancelJobGroup(group)
-                thread.join(120)
+            elapsed, status, result = metrics.timed_job(self.spark, work, self.timeout)
+            if status == "timeout":
                 return {"status": "timeout", "elapsed_s": elapsed}
-            if "error" in box:
-                return {"status": "error", "error": str(box["error"]).splitlines()[0][:300], "elapsed_s": elapsed}
+            if status == "error":
+                return {"status": "error", "error": str(result).splitlines()[0][:300], "elapsed_s": elapsed}
+            box = {"row": result}
             run = {
                 "status": "ok",
                 "elapsed_s": elapsed,
@@ -447,31 +435,6 @@ class ManyBench:
                 }
             )
         return records
-
-
-def summarise(runs: list[dict]) -> dict:
-    failed = [r for r in runs if r["status"] != "ok"]
-    if failed:
-        return {"status": failed[0]["status"], "error": failed[0].get("error", "")}
-    timed = [r for r in runs if not r["warmup"]] or runs
-
-    def med(key):
-        values = [r[key] for r in timed if r.get(key) is not None]
-        return statistics.median(values) if values else None
-
-    return {
-        "status": "ok",
-        "correct": all(r["correct"] for r in runs),
-        "rows": timed[0]["checksum"]["n_rows"],
-        "elapsed_s": med("elapsed_s"),
-        "elapsed_min_s": min(r["elapsed_s"] for r in timed),
-        "elapsed_max_s": max(r["elapsed_s"] for r in timed),
-        "peak_execution_memory": med("peakExecutionMemory"),
-        "shuffle_write_bytes": med("shuffleWriteBytes"),
-        "disk_spill_bytes": med("diskBytesSpilled"),
-        "peak_rss": med("peak_rss"),
-        "timed_runs": len(timed),
-    }
 
 
 def _plain(row: dict) -> dict:

@@ -14,8 +14,10 @@ writing 5 to /proc/<pid>/clear_refs; the JVM for Spark, this Python process for 
 from __future__ import annotations
 
 import json
+import threading
 import time
 import urllib.request
+import uuid
 from pathlib import Path
 
 STAGE_SUMS = (
@@ -129,3 +131,32 @@ class StageSource:
                 }
         out["longest_task"] = longest
         return out
+
+
+def timed_job(spark, work, timeout: float) -> tuple[float, str, object]:
+    """work() in a thread under its own Spark job group, for at most `timeout` seconds (then the
+    group's jobs are cancelled). Returns (elapsed seconds, 'ok' | 'timeout' | 'error', work's
+    result or the exception): a failing contender is a result, not a crash."""
+    sc = spark.sparkContext
+    group = f"bench-{uuid.uuid4().hex}"
+    box: dict = {}
+
+    def target():
+        sc.setJobGroup(group, group, interruptOnCancel=True)
+        try:
+            box["result"] = work()
+        except Exception as exc:  # recorded, see above
+            box["error"] = exc
+
+    start = time.perf_counter()
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    elapsed = time.perf_counter() - start
+    if thread.is_alive():
+        sc.cancelJobGroup(group)
+        thread.join(120)
+        return elapsed, "timeout", None
+    if "error" in box:
+        return elapsed, "error", box["error"]
+    return elapsed, "ok", box["result"]

@@ -129,32 +129,20 @@ class Bench:
             view = f"bench_q_{uuid.uuid4().hex[:8]}"
             before = self.stages.max_stage_id()
             metrics.reset_peak_rss(self.jvm_pid)
-            sc = self.spark.sparkContext
-            group = f"bench-{uuid.uuid4().hex}"
-            box: dict = {}
 
             def work():
-                sc.setJobGroup(group, group, interruptOnCancel=True)
-                try:
-                    # building is timed too: it may run jobs (auto's statistics, an engine's planning)
-                    contender.build(self.spark, scenario).createOrReplaceTempView(view)
-                    query = self.spark.sql(C.checksum_sql(f"select * from {view}", with_value=scenario.keyed))
-                    box["row"] = query.collect()[0].asDict()
-                except Exception as exc:  # recorded: a failing contender is a result, not a crash
-                    box["error"] = exc
+                # building is timed too: it may run jobs (auto's statistics, an engine's planning)
+                contender.build(self.spark, scenario).createOrReplaceTempView(view)
+                query = self.spark.sql(C.checksum_sql(f"select * from {view}", with_value=scenario.keyed))
+                return query.collect()[0].asDict()
 
-            start = time.perf_counter()
-            thread = threading.Thread(target=work, daemon=True)
-            thread.start()
-            thread.join(self.timeout)
-            elapsed = time.perf_counter() - start
-            if thread.is_alive():
-                sc.cancelJobGroup(group)
-                thread.join(120)
+            elapsed, status, result = metrics.timed_job(self.spark, work, self.timeout)
+            if status == "timeout":
                 return {"status": "timeout", "elapsed_s": elapsed}
             self.spark.catalog.dropTempView(view)
-            if "error" in box:
-                return {"status": "error", "error": _short(box["error"]), "elapsed_s": elapsed}
+            if status == "error":
+                return {"status": "error", "error": _short(result), "elapsed_s": elapsed}
+            box = {"row": result}
             run = {
                 "status": "ok",
                 "elapsed_s": elapsed,

@@ -38,7 +38,6 @@ import os
 import re
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -200,33 +199,21 @@ class Bench:
 
     def spark_run(self, build) -> dict:
         """One timed run: build the DataFrame (auto's statistics job included) and collect its checksum."""
-        sc = self.spark.sparkContext
-        group = f"window-bench-{time.time_ns()}"
-        box: dict = {}
 
         def work():
-            sc.setJobGroup(group, group, interruptOnCancel=True)
-            try:
-                df, windows = build()
-                df.createOrReplaceTempView("tj_window_bench_q")
-                row = self.spark.sql(checksum_sql("select * from tj_window_bench_q", windows)).collect()[0]
-                box["checksum"] = {k: (float(v) if v is not None else None) for k, v in row.asDict().items()}
-            except Exception as exc:  # a failing contender is a result
-                box["error"] = exc
+            df, windows = build()
+            df.createOrReplaceTempView("tj_window_bench_q")
+            row = self.spark.sql(checksum_sql("select * from tj_window_bench_q", windows)).collect()[0]
+            return {k: (float(v) if v is not None else None) for k, v in row.asDict().items()}
 
         before = self.stages.max_stage_id()
         metrics.reset_peak_rss(self.jvm_pid)
-        start = time.perf_counter()
-        thread = threading.Thread(target=work, daemon=True)
-        thread.start()
-        thread.join(self.timeout)
-        elapsed = time.perf_counter() - start
-        if thread.is_alive():
-            sc.cancelJobGroup(group)
-            thread.join(120)
+        elapsed, status, result = metrics.timed_job(self.spark, work, self.timeout)
+        if status == "timeout":
             return {"status": "timeout", "elapsed_s": elapsed}
-        if "error" in box:
-            return {"status": "error", "error": _short(box["error"]), "elapsed_s": elapsed}
+        if status == "error":
+            return {"status": "error", "error": _short(result), "elapsed_s": elapsed}
+        box = {"checksum": result}
         run = {"status": "ok", "elapsed_s": elapsed, "checksum": box["checksum"]}
         run.update(self.stages.run_metrics(before))
         return run
