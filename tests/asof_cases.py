@@ -163,6 +163,22 @@ def spark_schemas(kind: str) -> tuple[str, str]:
     return (f"k int, t {t}, lid int, lv string", f"k int, t {t}, v double, s string, ob int, rid int")
 
 
+def frames(session, groups: int, seed: int) -> dict:
+    """Per kind: (left, right) pandas inputs for the oracle and the same rows as DataFrames of
+    session (classic or Spark Connect), generated from seed + the kind's index."""
+    data = {}
+    for i, kind in enumerate(KINDS):
+        left, right = generate(kind, groups, seed=seed + i)
+        left_schema, right_schema = spark_schemas(kind)
+        data[kind] = (
+            left,
+            right,
+            session.createDataFrame(spark_rows(left), left_schema),
+            session.createDataFrame(spark_rows(right), right_schema),
+        )
+    return data
+
+
 def winners_per_time(right: pd.DataFrame) -> pd.DataFrame:
     """Right rows that can win: valid key and time, and per (key, time) the greatest (ob, rid)
     with a null ob lowest. The oracles then never face a tie."""

@@ -24,7 +24,11 @@ from decimal import Decimal
 import duckdb
 import numpy as np
 import pandas as pd
-from asof_cases import _base, _times
+from asof_cases import (
+    _base,
+    _times,
+    spark_rows,  # noqa: F401  (re-exported for the asof_many tests)
+)
 
 KINDS = ("bigint", "double", "timestamp", "date", "mixed")
 TABLES = {"r0": "k", "r1": "cust", "r2": "g", "r3": "k"}  # table -> its key column
@@ -246,20 +250,6 @@ def spark_schema(kind: str, table: str) -> str:
     if table == "left":
         return f"k int, g int, t {t}, lid int, lv string"
     return f"{TABLES[table]} int, t {t}, v double, s string, ob int, rid int"
-
-
-def spark_rows(df: pd.DataFrame) -> list[tuple]:
-    out = []
-    for rec in df.itertuples(index=False, name=None):
-        out.append(
-            tuple(
-                None
-                if (v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)))
-                else (int(v) if isinstance(v, np.integer) else float(v) if isinstance(v, np.floating) else v)
-                for v in rec
-            )
-        )
-    return out
 
 
 # ---------------------------------------------------------------- the oracle

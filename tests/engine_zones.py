@@ -17,11 +17,9 @@ from asof_cases import (
     RIGHT_OUT,
     Case,
     compare,
-    generate,
+    frames,
     oracle,
     oracle_pandas,
-    spark_rows,
-    spark_schemas,
 )
 
 from temporal_joins.asof import asof_join
@@ -40,17 +38,7 @@ ZONE_CONF = "spark.sql.session.timeZone"
 
 def inputs(session, groups: int = GROUPS) -> dict:
     """Per kind: the pandas inputs (for the oracle) and the same rows as DataFrames of session."""
-    data = {}
-    for seed, kind in enumerate(KINDS):
-        left, right = generate(kind, groups, seed=51500 + seed)
-        ls, rs = spark_schemas(kind)
-        data[kind] = (
-            left,
-            right,
-            session.createDataFrame(spark_rows(left), ls),
-            session.createDataFrame(spark_rows(right), rs),
-        )
-    return data
+    return frames(session, groups, seed=51500)
 
 
 def _plain(df: pd.DataFrame) -> pd.DataFrame:

@@ -18,6 +18,7 @@ import itertools
 import os
 from functools import reduce
 
+import asof_cases
 import engine_zones
 import pandas as pd
 import pytest
@@ -27,11 +28,8 @@ from asof_cases import (
     RIGHT_OUT,
     Case,
     compare,
-    generate,
     oracle,
     oracle_pandas,
-    spark_rows,
-    spark_schemas,
     whole_row_mismatches,
 )
 from py4j.protocol import Py4JJavaError
@@ -102,17 +100,7 @@ def _kwargs(case: Case) -> dict:
 
 @pytest.fixture(scope="module")
 def frames(spark):
-    data = {}
-    for seed, kind in enumerate(KINDS):
-        left, right = generate(kind, GROUPS, seed=40400 + seed)
-        left_schema, right_schema = spark_schemas(kind)
-        data[kind] = (
-            left,
-            right,
-            spark.createDataFrame(spark_rows(left), left_schema),
-            spark.createDataFrame(spark_rows(right), right_schema),
-        )
-    return data
+    return asof_cases.frames(spark, GROUPS, seed=40400)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
