@@ -34,7 +34,7 @@ demo: setup
 	@$(PY) scripts/demo.py
 
 test: setup
-	$(PY) -m pytest tests
+	$(PY) -m pytest tests --durations=25
 
 clean:
 	rm -rf $(TEMPORAL_JOINS_STATE) $(TEMPORAL_JOINS_HIVE_HOME) target integration_tests/target integration_tests/dbt_packages .pytest_cache
