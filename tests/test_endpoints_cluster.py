@@ -142,6 +142,10 @@ def test_session_and_thrift_targets_give_identical_results(thrift_build, endpoin
     )
     assert names, "the thrift build produced no model"
     nodes = _session_compiled_models(seeded, names)
+    # an incremental model's compiled SQL depends on its table's state (another test may have run it
+    # twice on the session): only models whose SQL is their whole result are compared
+    names = [n for n in names if nodes[n].config.materialized != "incremental"]
+    assert names, "no model left to compare"
 
     # models that other models read are materialized on the session first, in dependency order
     needed = {d.split(".")[-1] for n in nodes.values() for d in n.depends_on.nodes if d.startswith("model.")}
@@ -173,7 +177,7 @@ def test_session_and_thrift_targets_give_identical_results(thrift_build, endpoin
 # --- fault test: a worker killed by PID while a long as-of join runs ------------------------
 
 FAULT_DB = "tj_fault"
-KEYS, LEFT_ROWS, RIGHT_ROWS = 20_000, 400_000, 2_400_000
+KEYS, LEFT_ROWS, RIGHT_ROWS = 20_000, 800_000, 4_800_000
 SPAN = RIGHT_ROWS // KEYS * 10  # right times per key: (id div KEYS) * 10 + (id * 31) % 7, unique per key
 
 

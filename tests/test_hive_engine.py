@@ -294,11 +294,20 @@ def test_values_computed_by_hive_come_back_exact(hive):
 # --------------------------------------------------------------------------- must-fail controls
 
 
-def test_union_flavour_is_rejected_by_hive_semantic_analysis(hive):
-    """Today's default strategy: a bare NULL against a struct in UNION ALL. A failure, not a skip."""
+def test_a_struct_beside_a_bare_null_is_rejected_by_hive_semantic_analysis(hive):
+    """The union strategy's form before its flat layout (tools/hive/FINDINGS.md section 1): a struct
+    beside a bare NULL in UNION ALL. Hive rejects it at analysis, and the harness raises that as a
+    failure, not a skip."""
     _load_listing_inputs(hive, "tj_control")
+    sql = """
+    select k, r from (
+      select id as k, named_struct('v', value) as r from tj_control.features
+      union all
+      select id as k, null as r from tj_control.labels
+    ) as u
+    """
     with pytest.raises(HiveError) as failure:
-        hive.run_file(HIVEQL / "asof_union_backward.hql", {"db": "tj_control"})
+        hive.query(sql)
     message = str(failure.value)
     assert "SemanticException" in message
     assert "Schema of both sides of union should match" in message and "type void on second table" in message
