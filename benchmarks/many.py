@@ -364,11 +364,10 @@ class ManyBench:
                 return {"status": "timeout", "elapsed_s": elapsed}
             if status == "error":
                 return {"status": "error", "error": str(result).splitlines()[0][:300], "elapsed_s": elapsed}
-            box = {"row": result}
             run = {
                 "status": "ok",
                 "elapsed_s": elapsed,
-                "checksum": _plain(box["row"]),
+                "checksum": _plain(result),
                 "peak_rss": metrics.peak_rss(self.jvm_pid),
             }
             run.update(self.stages.run_metrics(before))

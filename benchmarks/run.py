@@ -142,11 +142,10 @@ class Bench:
             self.spark.catalog.dropTempView(view)
             if status == "error":
                 return {"status": "error", "error": _short(result), "elapsed_s": elapsed}
-            box = {"row": result}
             run = {
                 "status": "ok",
                 "elapsed_s": elapsed,
-                "checksum": _plain(box["row"]),
+                "checksum": _plain(result),
                 "peak_rss": metrics.peak_rss(self.jvm_pid),
             }
             run.update(self.stages.run_metrics(before))

@@ -213,8 +213,7 @@ class Bench:
             return {"status": "timeout", "elapsed_s": elapsed}
         if status == "error":
             return {"status": "error", "error": _short(result), "elapsed_s": elapsed}
-        box = {"checksum": result}
-        run = {"status": "ok", "elapsed_s": elapsed, "checksum": box["checksum"]}
+        run = {"status": "ok", "elapsed_s": elapsed, "checksum": result}
         run.update(self.stages.run_metrics(before))
         return run
 
