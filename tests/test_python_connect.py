@@ -45,7 +45,7 @@ def test_native_on_connect_checks_and_pins_its_plan(connect):
     assert sorted(map(tuple, df.collect())) == [(1, 5, "a", 3, 7), (1, 9, "b", 8, 8), (2, 1, "c", None, None)]
 
 
-def test_native_refuses_a_session_that_may_not_set_its_configs_and_auto_falls_back(connect, monkeypatch):
+def test_native_refuses_a_session_that_may_not_set_its_configs_and_auto_still_joins(connect, monkeypatch):
     """An unknown key is not modifiable on Connect (as the flag is on Spark < 4.3)."""
     assert not connect.conf.isModifiable("spark.sql.temporal_joins.test.no_such_flag")
     monkeypatch.setattr(

@@ -268,7 +268,7 @@ def test_without_the_flag_spark_rewrites_to_a_cartesian_plan_and_native_refuses(
     with pytest.raises(NativeAsOfUnavailable, match="refusing to run the cartesian rewrite"):
         asof_join(left, right, "t", "rt", by="k", engine="native")
     fallback = asof_join(left, right, "t", "rt", by="k", engine="auto")
-    assert native_metrics(fallback) is None  # auto fell back to the arrow engine
+    assert native_metrics(fallback) is None  # auto takes union for a keyed join, never native
     assert sorted(map(tuple, fallback.collect())) == [
         (0, 0, 0, 0),
         (0, 2, 2, 20),
@@ -579,9 +579,9 @@ def test_every_engine_matches_the_oracle_under_session_zones(spark, zone_data, z
     assert effective == (engine_zones.ZONES[zone_index] or effective), effective
 
 
-def test_native_refuses_a_session_that_may_not_set_its_configs_and_auto_falls_back(spark, monkeypatch):
+def test_native_refuses_a_session_that_may_not_set_its_configs_and_auto_still_joins(spark, monkeypatch):
     """A key the session may not set (an unknown one, as the flag is before Spark 4.3; on a managed
-    runtime possibly the flag itself) makes native refuse before it plans, and auto take arrow."""
+    runtime possibly the flag itself) makes native refuse before it plans; auto never needs it."""
     unknown = "spark.sql.temporal_joins.test.no_such_flag"
     assert not spark.conf.isModifiable(unknown)
     monkeypatch.setattr(native, "PLANNING_CONFS", (*native.PLANNING_CONFS, unknown))

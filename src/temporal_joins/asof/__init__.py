@@ -7,7 +7,7 @@ DataFrames for dbt Python models. Engines, one module each:
 - ``arrow``: bucketed cogroup + the numpy/pyarrow merge of merge.py (arrow.py);
 - ``broadcast``: the macro's broadcast strategy (broadcast.py);
 - ``union``: the macro's union strategy (union.py), keyed joins;
-- ``auto``: broadcast when its rule holds, else native, else arrow.
+- ``auto``: broadcast when its rule holds, else union (keyed joins), else arrow.
 
 ``asof_join_many`` (many.py) joins one left DataFrame to many right ones in passes of the
 union and broadcast engines, as the asof_join_many macro does.
@@ -118,7 +118,7 @@ def asof_join(
         bucket; without keys over ranges of time), ``union`` (the macro's union strategy:
         one shuffle, one sort and one window per time order; keyed joins); ``auto`` picks
         broadcast when one query on ``left_df`` finds at most BROADCAST_MAX_ROWS rows and
-        BROADCAST_MAX_ROWS_PER_KEY rows per key, else native when Spark plans it, else arrow.
+        BROADCAST_MAX_ROWS_PER_KEY rows per key, else union for keyed joins, else arrow.
 
     Returns
     -------
@@ -134,7 +134,7 @@ def asof_join(
         forward, nearest. Received: 'sideways'.``
     NativeAsOfUnavailable
         ``engine='native'`` on a Spark that does not plan SortMergeAsOfJoin, or on a session
-        that may not set the configs it plans with (``auto`` then takes ``arrow``).
+        that may not set the configs it plans with (``auto`` never takes ``native``).
 
     See Also
     --------
@@ -157,13 +157,10 @@ def asof_join(
     s = build_spec(**locals())  # first statement: the locals are exactly the arguments
     if s.engine == "broadcast" or (s.engine == "auto" and broadcast_fits(left_df, s)):
         return broadcast_join(left_df, right_df, s)
-    if s.engine == "union":
+    # auto: union for keyed joins, as the macro; native buffers whole key groups and falls far
+    # behind on skewed or many-labels-per-key spines (benchmarks/README.md, "Python engines")
+    if s.engine == "union" or (s.engine == "auto" and s.by):
         return union_join(left_df, [(right_df, s)], s.join_type)
-    if s.engine == "arrow" or (s.engine == "auto" and not s.by):
+    if s.engine in ("arrow", "auto"):
         return arrow_join(left_df, right_df, s)
-    try:
-        return native_join(left_df, right_df, s)
-    except NativeAsOfUnavailable:
-        if s.engine == "native":
-            raise
-        return arrow_join(left_df, right_df, s)
+    return native_join(left_df, right_df, s)
