@@ -1,4 +1,5 @@
-"""As-of join benchmark suite: reproduces the thesis's experiments (seed 004) on this machine.
+"""As-of join benchmark suite: reproduces the experiments of K. A. Pettersson's
+KTH master thesis (2022) on this machine.
 
 generate.py   the thesis's data generator (numpy, fixed seed) and the stored variants, as parquet
 contenders.py every join implementation that is measured (ours, the thesis's, Spark's, tempo, DuckDB)

@@ -151,7 +151,7 @@ def python_engines() -> list[Contender]:
     if fn is None:
         return []
     params = inspect.signature(fn).parameters
-    engines = ["native", "arrow", "broadcast", "auto"]
+    engines = ["native", "arrow", "broadcast", "union", "auto"]
 
     def make(engine):
         def build(spark, scenario: Scenario):
@@ -175,7 +175,7 @@ def python_engines() -> list[Contender]:
             "spark",
             "left",
             make(e),
-            keyed_only=e == "broadcast",
+            keyed_only=e in ("native", "broadcast", "union"),
             note="temporal_joins.asof.asof_join",
         )
         for e in engines

@@ -1,4 +1,5 @@
-"""The thesis's data generator (seed 004, section 3.3.1) and the stored variants.
+"""The data generator of K. A. Pettersson's PIT-join thesis (KTH, 2022; its section 3.3.1) and
+the stored variants.
 
 Left: N unique ids, one row each, `label` at a uniform time in one year of seconds.
 Right: per id, k ~ Normal(20, 2) or Normal(80, 8) feature rows (chosen per id), times
@@ -16,6 +17,8 @@ Variants (all derived from the ascending base):
   random  rows in random order                    left20  20 left rows per id (same right)
   hotkey  one id (0) holds 10% of the right rows  nokey   same files as asc, joined without `by`
   bucketed<B>  Spark tables bucketed (and sorted) by id into B buckets, made from asc
+  powerlaw<a>  a skewed spine: N labels over ids whose label counts follow a Zipf law with
+               exponent a (capped at POWERLAW_CAP), FEATURES_PER_LABEL feature rows per label
 """
 
 from __future__ import annotations
@@ -30,13 +33,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-SEED = 4  # seed 004
+SEED = 4
 MAX_TS = 60 * 60 * 24 * 365  # one year of seconds, the thesis's maximum timestamp
 DAY = 60 * 60 * 24
 CHUNK = 100_000  # ids per generated chunk
 LEFT20_ROWS = 20
 HOT_ID = 0
 HOT_SHARE = 0.10
+POWERLAW_CAP = 5_000  # labels of the biggest id: thousands of labels, tens of thousands of features
+FEATURES_PER_LABEL = 8
 
 DATA_DIR = Path(os.environ.get("TEMPORAL_JOINS_BENCH_DATA", Path(__file__).resolve().parent / "data"))
 
@@ -105,6 +110,34 @@ def generate_chunk(n: int, chunk: int, left_rows_per_id: int = 1):
     return left, right
 
 
+def powerlaw_exponent(variant: str) -> float:
+    """'powerlaw1.5' -> 1.5 (numpy's Zipf needs an exponent above 1)."""
+    a = float(variant[len("powerlaw") :])
+    if a <= 1:
+        raise ValueError(f"powerlaw exponent must be above 1, got {variant!r}")
+    return a
+
+
+def generate_powerlaw(n: int, a: float):
+    """(left, right) for about n labels over ids whose label counts are Zipf(a), capped at
+    POWERLAW_CAP; each id gets FEATURES_PER_LABEL feature rows per label. Label and feature
+    times are uniform in the year; feature rows unique on (id, ts)."""
+    rng = np.random.default_rng([SEED, n, int(a * 1000), 13])
+    counts = np.minimum(rng.zipf(a, size=n), POWERLAW_CAP)
+    counts = counts[: int(np.searchsorted(np.cumsum(counts), n)) + 1]
+    counts[-1] -= max(0, int(counts.sum()) - n)  # exactly n labels
+    ids = rng.permutation(len(counts)).astype(np.int64)  # big ids anywhere in the id range
+    lid = np.repeat(ids, counts)
+    lts = rng.integers(0, MAX_TS + 1, size=len(lid), dtype=np.int64)
+    llab = rng.integers(0, 2, size=len(lid), dtype=np.int32)
+    rid = np.repeat(ids, counts * FEATURES_PER_LABEL)
+    rts = rng.integers(0, MAX_TS + 1, size=len(rid), dtype=np.int64)
+    lid, lts, llab = _unique_sorted(lid, lts, llab)
+    rid, rts, values = _unique_sorted(rid, rts, rng.normal(0.0, 1.0, len(rid)))
+    left = pa.table({"id": lid, "ts": lts, "label": llab}, schema=LEFT_SCHEMA)
+    return left, pa.table({"id": rid, "ts": rts, "value": values}, schema=RIGHT_SCHEMA)
+
+
 def _chunks(n: int) -> int:
     return (n + CHUNK - 1) // CHUNK
 
@@ -139,6 +172,17 @@ def files(n: int, variant: str) -> Files:
 def ensure(n: int, variant: str, log=print) -> Files:
     """Generate (once) the parquet files a scenario needs; returns their locations."""
     base = DATA_DIR / f"n{n}"
+    if variant.startswith("powerlaw"):
+        d = base / variant
+        if not _done(d):
+            log(f"generating n={n} {variant} ...")
+            _fresh(d)
+            left, right = generate_powerlaw(n, powerlaw_exponent(variant))
+            pq.write_table(left, d / "left.parquet")
+            for i, part in enumerate(np.array_split(np.arange(len(right)), max(1, _chunks(n)))):
+                pq.write_table(right.take(part), d / "right" / f"part-{i:05d}.parquet")
+            _finish(d)
+        return files(n, variant)
     asc = base / "asc"
     if not _done(asc):
         log(f"generating n={n} asc ...")

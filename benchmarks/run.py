@@ -30,6 +30,7 @@ from . import generate, metrics, report
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).resolve().parent / "results"
 BUCKETS = (20, 40, 80, 160)
+POWERLAW_EXPONENTS = ("1.6", "2.0", "2.5")  # label counts per id ~ Zipf(a): smaller a, heavier tail
 
 # {scenario: [N, ...]} per size preset
 SIZES = {
@@ -43,6 +44,7 @@ SIZES = {
         "nokey": [10_000],
         "bucketed20": [10_000],
         "bucketed160": [10_000],
+        "powerlaw2.0": [100_000],
     },
     "full": {
         "asc": [1_000, 10_000, 100_000, 1_000_000],
@@ -52,6 +54,7 @@ SIZES = {
         "hotkey": [100_000, 1_000_000],
         "nokey": [100_000, 1_000_000],
         **{f"bucketed{b}": [100_000] for b in BUCKETS},
+        **{f"powerlaw{a}": [1_000_000] for a in POWERLAW_EXPONENTS},
     },
 }
 

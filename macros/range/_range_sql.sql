@@ -1,7 +1,8 @@
 {#-
   SQL for range_join, and the pieces every bucketed join shares.
 
-  Bucketing (seed 000's windowStart idea, made exact): one side keeps one bucket,
+  Bucketing (the windowStart idea of the blog post "Efficient Range-Joins With Spark 2.0", made
+  exact): one side keeps one bucket,
   floor(epoch / bin); the other is copied into every bucket its window can reach; the join
   is an equi-join on (keys, bucket), so Spark plans a sort-merge or hash join instead of a
   CartesianProduct / BroadcastNestedLoopJoin; the exact predicate is re-applied in the ON
