@@ -1,0 +1,32 @@
+"""The benchmark's power-law spine (benchmarks/generate.py), without Spark: what its scenario
+table in benchmarks/README.md promises."""
+
+import numpy as np
+import pytest
+
+from benchmarks import generate
+
+
+@pytest.mark.parametrize("exponent", [1.6, 2.0, 2.5])
+def test_powerlaw_spine_is_skewed_capped_and_unambiguous(exponent):
+    n = 50_000
+    left, right = generate.generate_powerlaw(n, exponent)
+    lid, rid, rts = (left["id"].to_numpy(), right["id"].to_numpy(), right["ts"].to_numpy())
+    _, labels = np.unique(lid, return_counts=True)
+    ids, features = np.unique(rid, return_counts=True)
+    # n labels before duplicate (id, ts) labels are dropped: a handful at most
+    assert n - 100 < len(left) <= n
+    assert labels.max() <= generate.POWERLAW_CAP and labels.min() >= 1
+    # skewed: the biggest 1% of ids hold over 10x their fair share (1%) of the labels
+    top = np.sort(labels)[::-1][: max(1, len(labels) // 100)]
+    assert top.sum() > 0.1 * len(left)
+    # every id with labels has features, about FEATURES_PER_LABEL per label, unique on (id, ts)
+    assert set(np.unique(lid)) == set(ids)
+    assert abs(len(right) / len(left) - generate.FEATURES_PER_LABEL) < 0.1
+    assert len(np.unique(rid * (generate.MAX_TS + 1) + rts)) == len(right)
+
+
+def test_powerlaw_exponent_is_read_from_the_scenario_name():
+    assert generate.powerlaw_exponent("powerlaw2.5") == 2.5
+    with pytest.raises(ValueError, match="above 1"):
+        generate.powerlaw_exponent("powerlaw1")
