@@ -47,7 +47,7 @@ from tools import dbt_render
 from tools.spark_session import local_session
 
 from . import generate, metrics, report
-from .run import summarise
+from .run import _plain, summarise
 
 RESULTS = Path(__file__).resolve().parent / "results" / "many"
 SIZES = {"smoke": 300, "small": 2_000, "quick": 20_000, "full": 200_000}  # ids; 5 labels each
@@ -125,17 +125,15 @@ def ensure(n: int, log=print) -> Path:
 
 
 # ---------------------------------------------------------------- the SQL of each contender
+def _entry_arguments(key: str, tolerance: int, prefix: str) -> dict:
+    """An entry of `rights` but its relation: the same for the macro and the Python API."""
+    return {"right_time": "ts", "by": key, "columns": ["ts", "value"], "prefix": prefix, "tolerance": tolerance}
+
+
 def _entries(prefix_relation: str) -> list[dict]:
     return [
-        {
-            "relation": {"relation": f"{prefix_relation}{name}"},
-            "right_time": "ts",
-            "by": key,
-            "columns": ["ts", "value"],
-            "prefix": prefix,
-            "tolerance": tolerance,
-        }
-        for name, (key, tolerance, prefix) in VIEWS.items()
+        {"relation": {"relation": f"{prefix_relation}{name}"}, **_entry_arguments(*entry)}
+        for name, entry in VIEWS.items()
     ]
 
 
@@ -281,17 +279,7 @@ def _ours_python(b):
     from temporal_joins.asof import asof_join_many
 
     t = b.spark.table
-    rights = [
-        {
-            "right_df": t(f"{DATABASE}.{name}"),
-            "right_time": "ts",
-            "by": key,
-            "columns": ["ts", "value"],
-            "prefix": prefix,
-            "tolerance": ttl,
-        }
-        for name, (key, ttl, prefix) in VIEWS.items()
-    ]
+    rights = [{"right_df": t(f"{DATABASE}.{name}"), **_entry_arguments(*entry)} for name, entry in VIEWS.items()]
     return asof_join_many(t(f"{DATABASE}.spine"), "ts", rights, engine="auto")
 
 
@@ -339,45 +327,28 @@ class ManyBench:
         self.jvm_pid = int(spark._jvm.java.lang.ProcessHandle.current().pid())
 
     def _spark_run(self, contender: Contender) -> dict:
-        conf = self.spark.conf
         settings = {
             "spark.sql.shuffle.partitions": str(self.shuffle_partitions),
             "spark.sql.join.asofJoin.enabled": "true",
             "spark.sql.join.sortMergeAsOfJoin.enabled": "true",
         }
-        saved = {k: conf.get(k, None) for k in settings}
-        for k, v in settings.items():
-            conf.set(k, v)
 
         def work():
             view = f"bench_many_{uuid.uuid4().hex[:8]}"
             contender.build(self).createOrReplaceTempView(view)
             row = self.spark.sql(checksum_sql(f"select * from {view}")).collect()[0].asDict()
             self.spark.catalog.dropTempView(view)
-            return row
+            return _plain(row)
 
-        try:
-            before = self.stages.max_stage_id()
-            metrics.reset_peak_rss(self.jvm_pid)
-            elapsed, status, result = metrics.timed_job(self.spark, work, self.timeout)
-            if status == "timeout":
-                return {"status": "timeout", "elapsed_s": elapsed}
-            if status == "error":
-                return {"status": "error", "error": str(result).splitlines()[0][:300], "elapsed_s": elapsed}
-            run = {
-                "status": "ok",
-                "elapsed_s": elapsed,
-                "checksum": _plain(result),
-                "peak_rss": metrics.peak_rss(self.jvm_pid),
-            }
-            run.update(self.stages.run_metrics(before))
-            return run
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    conf.unset(k)
-                else:
-                    conf.set(k, v)
+        with metrics.session_conf(self.spark, settings):
+            return metrics.spark_run(
+                self.spark,
+                work,
+                self.timeout,
+                self.stages,
+                describe_error=lambda exc: str(exc).splitlines()[0][:300],
+                jvm_pid=self.jvm_pid,
+            )
 
     def _duckdb_run(self, contender: Contender) -> dict:
         import duckdb
@@ -409,20 +380,16 @@ class ManyBench:
         for contender in CONTENDERS:
             if only and not only.search(contender.name):
                 continue
-            runs = []
-            for i in range(self.warmup + self.repeats):
-                run = self._duckdb_run(contender) if contender.engine == "duckdb" else self._spark_run(contender)
-                run["warmup"] = i < self.warmup
-                if run["status"] == "ok":
-                    run["correct"] = run["checksum"] == reference["checksum"]
-                runs.append(run)
-                self.log(
-                    f"   {contender.name:<34} run {i}: {run['status']} {run.get('elapsed_s', 0):8.2f}s"
-                    + ("" if run.get("correct", True) else "  CHECKSUM MISMATCH")
-                    + (f"  {run.get('error', '')[:160]}" if run["status"] != "ok" else "")
-                )
-                if run["status"] != "ok":
-                    break
+            runs = metrics.repeat_runs(
+                lambda contender=contender: (
+                    self._duckdb_run(contender) if contender.engine == "duckdb" else self._spark_run(contender)
+                ),
+                runs=self.warmup + self.repeats,
+                warmup=self.warmup,
+                correct=lambda checksum: checksum == reference["checksum"],
+                log=self.log,
+                label=f"{contender.name:<34}",
+            )
             records.append(
                 {
                     "contender": contender.name,
@@ -434,10 +401,6 @@ class ManyBench:
                 }
             )
         return records
-
-
-def _plain(row: dict) -> dict:
-    return {k: (int(v) if v is not None else None) for k, v in row.items()}
 
 
 # ---------------------------------------------------------------- report

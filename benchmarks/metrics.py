@@ -18,6 +18,8 @@ import threading
 import time
 import urllib.request
 import uuid
+from collections.abc import Callable
+from contextlib import contextmanager
 from pathlib import Path
 
 STAGE_SUMS = (
@@ -160,3 +162,66 @@ def timed_job(spark, work, timeout: float) -> tuple[float, str, object]:
     if "error" in box:
         return elapsed, "error", box["error"]
     return elapsed, "ok", box["result"]
+
+
+@contextmanager
+def session_conf(spark, settings: dict[str, str]):
+    """`settings` set on the session for the block; then each is put back as it was (unset if it was unset)."""
+    conf = spark.conf
+    saved = {k: conf.get(k, None) for k in settings}
+    for k, v in settings.items():
+        conf.set(k, v)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                conf.unset(k)
+            else:
+                conf.set(k, v)
+
+
+def finished_run(elapsed: float, checksum, stages: StageSource, before: int, jvm_pid: int | None = None) -> dict:
+    """The record of a Spark run that finished: its time and checksum, the JVM's peak RSS (given its pid) and
+    the metrics of the stages after `before`."""
+    run = {"status": "ok", "elapsed_s": elapsed, "checksum": checksum}
+    if jvm_pid is not None:
+        run["peak_rss"] = peak_rss(jvm_pid)
+    run.update(stages.run_metrics(before))
+    return run
+
+
+def spark_run(spark, work, timeout: float, stages: StageSource, describe_error, jvm_pid: int | None = None) -> dict:
+    """One timed run of work() (returns the checksum) as a record: finished (finished_run; the JVM's peak RSS
+    too, given its pid), timed out, or failed (describe_error(exception))."""
+    before = stages.max_stage_id()
+    if jvm_pid is not None:
+        reset_peak_rss(jvm_pid)
+    elapsed, status, result = timed_job(spark, work, timeout)
+    if status == "timeout":
+        return {"status": "timeout", "elapsed_s": elapsed}
+    if status == "error":
+        return {"status": "error", "error": describe_error(result), "elapsed_s": elapsed}
+    return finished_run(elapsed, result, stages, before, jvm_pid=jvm_pid)
+
+
+def repeat_runs(
+    run_once: Callable[[], dict], runs: int, warmup: int, correct: Callable[[dict], bool] | None, log, label: str
+) -> list[dict]:
+    """Up to `runs` results of run_once(), the first `warmup` marked as warm-up, each that finished checked
+    by correct(checksum) (unless None) and logged under `label`; the first run that does not finish is the last."""
+    out = []
+    for i in range(runs):
+        run = run_once()
+        run["warmup"] = i < warmup
+        if run["status"] == "ok" and correct is not None:
+            run["correct"] = correct(run["checksum"])
+        out.append(run)
+        log(
+            f"   {label} run {i}: {run['status']} {run.get('elapsed_s', 0):8.2f}s"
+            + ("" if run.get("correct", True) else "  CHECKSUM MISMATCH")
+            + (f"  {run.get('error', '')[:160]}" if run["status"] != "ok" else "")
+        )
+        if run["status"] != "ok":
+            break
+    return out

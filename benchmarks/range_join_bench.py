@@ -16,18 +16,12 @@ from __future__ import annotations
 import argparse
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-os.environ.setdefault("TEMPORAL_JOINS_STATE", str(REPO / ".spark"))
-os.environ.setdefault("DBT_PROFILES_DIR", str(REPO / "profiles"))
-os.environ.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
-os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-
-from tools.dbt_render import render_calls  # noqa: E402  (after the environment above)
-from tools.spark_session import local_session  # noqa: E402
+from benchmarks.environment import REPO
+from tools.dbt_render import render_calls
+from tools.spark_session import local_session
 
 SCHEMA = "tj_range_bench"
 WINDOW = "30 seconds"

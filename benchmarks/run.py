@@ -123,44 +123,28 @@ class Bench:
 
     # ------------------------------------------------------------ one run
     def _spark_run(self, contender: C.Contender, scenario: C.Scenario) -> dict:
-        conf = self.spark.conf
         settings = {"spark.sql.shuffle.partitions": str(self.shuffle_partitions), **spark_settings(contender.name)}
-        saved = {k: conf.get(k, None) for k in settings}
-        for k, v in settings.items():
-            conf.set(k, v)
-        try:
-            view = f"bench_q_{uuid.uuid4().hex[:8]}"
-            before = self.stages.max_stage_id()
-            metrics.reset_peak_rss(self.jvm_pid)
+        with metrics.session_conf(self.spark, settings):
+            try:
+                view = f"bench_q_{uuid.uuid4().hex[:8]}"
+                before = self.stages.max_stage_id()
+                metrics.reset_peak_rss(self.jvm_pid)
 
-            def work():
-                # building is timed too: it may run jobs (auto's statistics, an engine's planning)
-                contender.build(self.spark, scenario).createOrReplaceTempView(view)
-                query = self.spark.sql(C.checksum_sql(f"select * from {view}", with_value=scenario.keyed))
-                return query.collect()[0].asDict()
+                def work():
+                    # building is timed too: it may run jobs (auto's statistics, an engine's planning)
+                    contender.build(self.spark, scenario).createOrReplaceTempView(view)
+                    query = self.spark.sql(C.checksum_sql(f"select * from {view}", with_value=scenario.keyed))
+                    return query.collect()[0].asDict()
 
-            elapsed, status, result = metrics.timed_job(self.spark, work, self.timeout)
-            if status == "timeout":
-                return {"status": "timeout", "elapsed_s": elapsed}
-            self.spark.catalog.dropTempView(view)
-            if status == "error":
-                return {"status": "error", "error": _short(result), "elapsed_s": elapsed}
-            run = {
-                "status": "ok",
-                "elapsed_s": elapsed,
-                "checksum": _plain(result),
-                "peak_rss": metrics.peak_rss(self.jvm_pid),
-            }
-            run.update(self.stages.run_metrics(before))
-            return run
-        except Exception as exc:
-            return {"status": "error", "error": _short(exc)}
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    conf.unset(k)
-                else:
-                    conf.set(k, v)
+                elapsed, status, result = metrics.timed_job(self.spark, work, self.timeout)
+                if status == "timeout":
+                    return {"status": "timeout", "elapsed_s": elapsed}
+                self.spark.catalog.dropTempView(view)
+                if status == "error":
+                    return {"status": "error", "error": _short(result), "elapsed_s": elapsed}
+                return metrics.finished_run(elapsed, _plain(result), self.stages, before, jvm_pid=self.jvm_pid)
+            except Exception as exc:
+                return {"status": "error", "error": _short(exc)}
 
     def _duckdb_connect(self):
         import duckdb
@@ -231,22 +215,16 @@ class Bench:
                 record.update(status="skipped", why=why_not)
                 out.append(record)
                 continue
-            runs = []
-            for i in range(self.warmup + self.repeats):
-                run = (
+            runs = metrics.repeat_runs(
+                lambda contender=contender: (
                     self._duckdb_run(scenario) if contender.engine == "duckdb" else self._spark_run(contender, scenario)
-                )
-                run["warmup"] = i < self.warmup
-                if run["status"] == "ok":
-                    run["correct"] = run["checksum"] == references[contender.join]
-                runs.append(run)
-                self.log(
-                    f"   {contender.name:<26} run {i}: {run['status']} {run.get('elapsed_s', 0):8.2f}s"
-                    + ("" if run.get("correct", True) else "  CHECKSUM MISMATCH")
-                    + (f"  {run.get('error', '')[:160]}" if run["status"] != "ok" else "")
-                )
-                if run["status"] != "ok":
-                    break
+                ),
+                runs=self.warmup + self.repeats,
+                warmup=self.warmup,
+                correct=lambda checksum, contender=contender: checksum == references[contender.join],
+                log=self.log,
+                label=f"{contender.name:<26}",
+            )
             record["runs"] = runs
             record.update(summarise(runs))
             out.append(record)

@@ -41,21 +41,24 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-os.environ.setdefault("TEMPORAL_JOINS_STATE", str(REPO / ".spark"))
-os.environ.setdefault("DBT_PROFILES_DIR", str(REPO / "profiles"))
-os.environ.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
-os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-
-from benchmarks import generate, metrics, report  # noqa: E402  (after the environment above)
-from benchmarks.contenders import render_with_dbt  # noqa: E402
-from benchmarks.run import _loadavg, _short, make_session  # noqa: E402
+from benchmarks import generate, metrics, report
+from benchmarks.contenders import render_with_dbt
+from benchmarks.environment import REPO
+from benchmarks.run import _loadavg, _short, make_session
 
 DATABASE = "tj_window_bench"
 WINDOWS = [("7 days", 7), ("30 days", 30), ("90 days", 90)]
 FOURTH = ("180 days", 180)
 AGGS = ["sum", "count", "avg", "min", "max"]
 RESULTS = REPO / "benchmarks" / "results"
+# the labels and events of every macro call, per id by time
+LABELS_EVENTS = {
+    "left": f"{DATABASE}.labels",
+    "right": f"{DATABASE}.events",
+    "left_time": "ts",
+    "right_time": "ts",
+    "by": "id",
+}
 
 
 def _suffix(days: int) -> str:
@@ -71,11 +74,7 @@ def macro_call(cid: str, strategy: str, windows=WINDOWS) -> dict:
         "id": cid,
         "macro": "window_aggregate",
         "kwargs": {
-            "left": f"{DATABASE}.labels",
-            "right": f"{DATABASE}.events",
-            "left_time": "ts",
-            "right_time": "ts",
-            "by": "id",
+            **LABELS_EVENTS,
             "windows": [w for w, _ in windows],
             "aggregates": {"value": AGGS},
             "strategy": strategy,
@@ -88,11 +87,7 @@ def range_join_call() -> dict:
         "id": "range_join",
         "macro": "range_join",
         "kwargs": {
-            "left": f"{DATABASE}.labels",
-            "right": f"{DATABASE}.events",
-            "left_time": "ts",
-            "right_time": "ts",
-            "by": "id",
+            **LABELS_EVENTS,
             "lower": WINDOWS[-1][0],
             "lower_inclusive": False,
             "join_type": "left",
@@ -195,7 +190,6 @@ class Bench:
     def __init__(self, spark, repeats: int, timeout: float, log=print):
         self.spark, self.repeats, self.timeout, self.log = spark, repeats, timeout, log
         self.stages = metrics.StageSource(spark)
-        self.jvm_pid = int(spark._jvm.java.lang.ProcessHandle.current().pid())
 
     def spark_run(self, build) -> dict:
         """One timed run: build the DataFrame (auto's statistics job included) and collect its checksum."""
@@ -206,16 +200,7 @@ class Bench:
             row = self.spark.sql(checksum_sql("select * from tj_window_bench_q", windows)).collect()[0]
             return {k: (float(v) if v is not None else None) for k, v in row.asDict().items()}
 
-        before = self.stages.max_stage_id()
-        metrics.reset_peak_rss(self.jvm_pid)
-        elapsed, status, result = metrics.timed_job(self.spark, work, self.timeout)
-        if status == "timeout":
-            return {"status": "timeout", "elapsed_s": elapsed}
-        if status == "error":
-            return {"status": "error", "error": _short(result), "elapsed_s": elapsed}
-        run = {"status": "ok", "elapsed_s": elapsed, "checksum": result}
-        run.update(self.stages.run_metrics(before))
-        return run
+        return metrics.spark_run(self.spark, work, self.timeout, self.stages, describe_error=_short)
 
     def duckdb_run(self, files) -> dict:
         import duckdb
@@ -235,20 +220,14 @@ class Bench:
         }
 
     def measure(self, name, run_once, reference) -> dict:
-        runs = []
-        for i in range(1 + self.repeats):  # the first run warms up and is discarded
-            run = run_once()
-            run["warmup"] = i == 0
-            if run["status"] == "ok" and reference is not None:
-                run["correct"] = same_checksum(run["checksum"], reference)
-            runs.append(run)
-            self.log(
-                f"   {name:<24} run {i}: {run['status']} {run.get('elapsed_s', 0):8.2f}s"
-                + ("" if run.get("correct", True) else "  CHECKSUM MISMATCH")
-                + (f"  {run.get('error', '')[:160]}" if run["status"] != "ok" else "")
-            )
-            if run["status"] != "ok":
-                break
+        runs = metrics.repeat_runs(  # the first run warms up and is discarded
+            run_once,
+            runs=1 + self.repeats,
+            warmup=1,
+            correct=None if reference is None else (lambda checksum: same_checksum(checksum, reference)),
+            log=self.log,
+            label=f"{name:<24}",
+        )
         timed = [r for r in runs if r["status"] == "ok" and not r["warmup"]] or [r for r in runs if r["status"] == "ok"]
         record = {"contender": name, "runs": runs, "status": runs[-1]["status"]}
         if runs[-1]["status"] != "ok":

@@ -11,18 +11,15 @@
             allow_exact_matches, tolerance, join_type, columns, prefix, order_by, strategy)) }}
 {% endmacro %}
 
+{#- The flavours pass the public macro's arguments, as dispatch gives them, on to the spec, whose signature
+    names them (no defaults there either). -#}
+
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
-{% macro default__asof_join(left, right, left_time, right_time, by, direction, allow_exact_matches,
-                            tolerance, join_type, columns, prefix, order_by, strategy) %}
-  {%- set spec = temporal_joins._asof_spec(left, right, left_time, right_time, by, direction, allow_exact_matches,
-                                            tolerance, join_type, columns, prefix, order_by, strategy) -%}
-  {{ return(temporal_joins._asof_render(spec, 'spark')) }}
+{% macro default__asof_join() %}
+  {{ return(temporal_joins._asof_render(temporal_joins._asof_spec(*varargs, **kwargs), 'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): last_value(x, true) instead of IGNORE NULLS, a UUID row id, no QUALIFY. -#}
-{% macro hive__asof_join(left, right, left_time, right_time, by, direction, allow_exact_matches,
-                         tolerance, join_type, columns, prefix, order_by, strategy) %}
-  {%- set spec = temporal_joins._asof_spec(left, right, left_time, right_time, by, direction, allow_exact_matches,
-                                            tolerance, join_type, columns, prefix, order_by, strategy) -%}
-  {{ return(temporal_joins._asof_render(spec, 'hive')) }}
+{% macro hive__asof_join() %}
+  {{ return(temporal_joins._asof_render(temporal_joins._asof_spec(*varargs, **kwargs), 'hive')) }}
 {% endmacro %}

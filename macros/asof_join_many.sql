@@ -9,14 +9,15 @@
   {{ return(adapter.dispatch('asof_join_many', 'temporal_joins')(left, left_time, rights, join_type, strategy)) }}
 {% endmacro %}
 
+{#- The flavours pass the public macro's arguments, as dispatch gives them, on to the spec, whose signature
+    names them (no defaults there either). -#}
+
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
-{% macro default__asof_join_many(left, left_time, rights, join_type, strategy) %}
-  {%- set spec = temporal_joins._asof_many_spec(left, left_time, rights, join_type, strategy) -%}
-  {{ return(temporal_joins._asof_many_render(spec, 'spark')) }}
+{% macro default__asof_join_many() %}
+  {{ return(temporal_joins._asof_many_render(temporal_joins._asof_many_spec(*varargs, **kwargs), 'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): the same passes in Hive's dialect (_dialect.sql). -#}
-{% macro hive__asof_join_many(left, left_time, rights, join_type, strategy) %}
-  {%- set spec = temporal_joins._asof_many_spec(left, left_time, rights, join_type, strategy) -%}
-  {{ return(temporal_joins._asof_many_render(spec, 'hive')) }}
+{% macro hive__asof_join_many() %}
+  {{ return(temporal_joins._asof_many_render(temporal_joins._asof_many_spec(*varargs, **kwargs), 'hive')) }}
 {% endmacro %}

@@ -11,20 +11,17 @@
             value, by, start_inclusive, end_inclusive, open_start, open_end, aggregates, prefix)) }}
 {% endmacro %}
 
+{#- The flavours pass the public macro's arguments, as dispatch gives them, on to the spec, whose signature
+    names them (no defaults there either). -#}
+
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
-{% macro default__interval_aggregate(left, right, left_time, right_start, right_end, value, by,
-                                     start_inclusive, end_inclusive, open_start, open_end, aggregates, prefix) %}
-  {%- set spec = temporal_joins._interval_aggregate_spec(left, right, left_time, right_start, right_end, value,
-                                                          by, start_inclusive, end_inclusive, open_start, open_end,
-                                                          aggregates, prefix) -%}
-  {{ return(temporal_joins._interval_aggregate_sql(spec, 'spark')) }}
+{% macro default__interval_aggregate() %}
+  {{ return(temporal_joins._interval_aggregate_sql(temporal_joins._interval_aggregate_spec(*varargs, **kwargs),
+            'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): the sweep needs nothing Hive lacks, so both dialects share one renderer. -#}
-{% macro hive__interval_aggregate(left, right, left_time, right_start, right_end, value, by,
-                                     start_inclusive, end_inclusive, open_start, open_end, aggregates, prefix) %}
-  {%- set spec = temporal_joins._interval_aggregate_spec(left, right, left_time, right_start, right_end, value,
-                                                          by, start_inclusive, end_inclusive, open_start, open_end,
-                                                          aggregates, prefix) -%}
-  {{ return(temporal_joins._interval_aggregate_sql(spec, 'hive')) }}
+{% macro hive__interval_aggregate() %}
+  {{ return(temporal_joins._interval_aggregate_sql(temporal_joins._interval_aggregate_spec(*varargs, **kwargs),
+            'hive')) }}
 {% endmacro %}

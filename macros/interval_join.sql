@@ -12,24 +12,15 @@
             bin_size, strategy)) }}
 {% endmacro %}
 
+{#- The flavours pass the public macro's arguments, as dispatch gives them, on to the spec, whose signature
+    names them (no defaults there either). -#}
+
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
-{% macro default__interval_join(left, right, left_time, right_start, right_end, by, left_start,
-                                left_end, start_inclusive, end_inclusive, open_start, open_end,
-                                join_type, columns, prefix, bin_size, strategy) %}
-  {%- set spec = temporal_joins._interval_join_spec(left, right, left_time, right_start, right_end, by,
-                                                     left_start, left_end, start_inclusive, end_inclusive,
-                                                     open_start, open_end, join_type, columns, prefix,
-                                                     bin_size, strategy) -%}
-  {{ return(temporal_joins._interval_join_sql(spec, 'spark')) }}
+{% macro default__interval_join() %}
+  {{ return(temporal_joins._interval_join_sql(temporal_joins._interval_join_spec(*varargs, **kwargs), 'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): no sequence() (bucket copies from posexplode), no unix_micros. -#}
-{% macro hive__interval_join(left, right, left_time, right_start, right_end, by, left_start,
-                                left_end, start_inclusive, end_inclusive, open_start, open_end,
-                                join_type, columns, prefix, bin_size, strategy) %}
-  {%- set spec = temporal_joins._interval_join_spec(left, right, left_time, right_start, right_end, by,
-                                                     left_start, left_end, start_inclusive, end_inclusive,
-                                                     open_start, open_end, join_type, columns, prefix,
-                                                     bin_size, strategy) -%}
-  {{ return(temporal_joins._interval_join_sql(spec, 'hive')) }}
+{% macro hive__interval_join() %}
+  {{ return(temporal_joins._interval_join_sql(temporal_joins._interval_join_spec(*varargs, **kwargs), 'hive')) }}
 {% endmacro %}

@@ -11,20 +11,15 @@
             lower_inclusive, upper_inclusive, join_type, columns, prefix, bin_size, strategy)) }}
 {% endmacro %}
 
+{#- The flavours pass the public macro's arguments, as dispatch gives them, on to the spec, whose signature
+    names them (no defaults there either). -#}
+
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
-{% macro default__range_join(left, right, left_time, right_time, by, lower, upper,
-                             lower_inclusive, upper_inclusive, join_type, columns,
-                             prefix, bin_size, strategy) %}
-  {%- set spec = temporal_joins._range_join_spec(left, right, left_time, right_time, by, lower, upper, lower_inclusive,
-                                                  upper_inclusive, join_type, columns, prefix, bin_size, strategy) -%}
-  {{ return(temporal_joins._range_join_sql(spec, 'spark')) }}
+{% macro default__range_join() %}
+  {{ return(temporal_joins._range_join_sql(temporal_joins._range_join_spec(*varargs, **kwargs), 'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): no sequence() (bucket copies from posexplode), no unix_micros. -#}
-{% macro hive__range_join(left, right, left_time, right_time, by, lower, upper,
-                             lower_inclusive, upper_inclusive, join_type, columns,
-                             prefix, bin_size, strategy) %}
-  {%- set spec = temporal_joins._range_join_spec(left, right, left_time, right_time, by, lower, upper, lower_inclusive,
-                                                  upper_inclusive, join_type, columns, prefix, bin_size, strategy) -%}
-  {{ return(temporal_joins._range_join_sql(spec, 'hive')) }}
+{% macro hive__range_join() %}
+  {{ return(temporal_joins._range_join_sql(temporal_joins._range_join_spec(*varargs, **kwargs), 'hive')) }}
 {% endmacro %}

@@ -12,18 +12,15 @@
             aggregates, lower_inclusive, upper_inclusive, direction, prefix, strategy)) }}
 {% endmacro %}
 
+{#- The flavours pass the public macro's arguments, as dispatch gives them, on to the spec, whose signature
+    names them (no defaults there either). -#}
+
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
-{% macro default__window_aggregate(left, right, left_time, right_time, by, windows, aggregates,
-                                   lower_inclusive, upper_inclusive, direction, prefix, strategy) %}
-  {%- set spec = temporal_joins._window_spec(left, right, left_time, right_time, by, windows, aggregates,
-                                              lower_inclusive, upper_inclusive, direction, prefix, strategy) -%}
-  {{ return(temporal_joins._window_sql(spec, 'spark')) }}
+{% macro default__window_aggregate() %}
+  {{ return(temporal_joins._window_sql(temporal_joins._window_spec(*varargs, **kwargs), 'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): primitive columns through the window, posexplode for duplicate rows. -#}
-{% macro hive__window_aggregate(left, right, left_time, right_time, by, windows, aggregates,
-                                lower_inclusive, upper_inclusive, direction, prefix, strategy) %}
-  {%- set spec = temporal_joins._window_spec(left, right, left_time, right_time, by, windows, aggregates,
-                                              lower_inclusive, upper_inclusive, direction, prefix, strategy) -%}
-  {{ return(temporal_joins._window_sql(spec, 'hive')) }}
+{% macro hive__window_aggregate() %}
+  {{ return(temporal_joins._window_sql(temporal_joins._window_spec(*varargs, **kwargs), 'hive')) }}
 {% endmacro %}

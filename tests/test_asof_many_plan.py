@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from plans import executed_plan, plans_as_written
 
 SCHEMA = "tj_many_plan"
 
@@ -79,13 +80,8 @@ def plans(spark, dbt, plan_tables):
             }
         ]
     )
-    spark.conf.set("spark.sql.adaptive.enabled", "false")  # the plan as written, not as re-optimised
-    try:
-        return {
-            key: (sql, spark.sql(sql)._jdf.queryExecution().executedPlan().toString()) for key, sql in rendered.items()
-        }
-    finally:
-        spark.conf.unset("spark.sql.adaptive.enabled")
+    with plans_as_written(spark):
+        return {key: (sql, executed_plan(spark, sql)) for key, sql in rendered.items()}
 
 
 @pytest.mark.parametrize("k", [1, 2, 4])
@@ -150,11 +146,8 @@ def test_a_cte_left_side_prunes_with_bounds_computed_at_run_time(spark, dbt, pla
         "where r.id = l.id and r.ts between l.ts - 25 and l.ts)"
     ).first()[0]
     assert 0 < sum(r.e0_ts is not None for r in rows) == can_match
-    spark.conf.set("spark.sql.adaptive.enabled", "false")
-    try:
-        plan = spark.sql(recent + sql)._jdf.queryExecution().executedPlan().toString()
-    finally:
-        spark.conf.unset("spark.sql.adaptive.enabled")
+    with plans_as_written(spark):
+        plan = executed_plan(spark, recent + sql)
     assert "Subquery" in plan, plan  # the bounds: scalar subqueries over the CTE, filtered before the shuffle
 
 
@@ -172,11 +165,8 @@ def test_asof_join_with_a_tolerance_prunes_its_right_side_in_the_scan(spark, dbt
     )
     assert "cast('0' as bigint)" in rendered["pruned"] and "cast('990' as bigint)" in rendered["pruned"]
     assert "cast('0' as bigint)" not in rendered["whole"]
-    spark.conf.set("spark.sql.adaptive.enabled", "false")
-    try:
-        plan = spark.sql(rendered["pruned"])._jdf.queryExecution().executedPlan().toString()
-    finally:
-        spark.conf.unset("spark.sql.adaptive.enabled")
+    with plans_as_written(spark):
+        plan = executed_plan(spark, rendered["pruned"])
     pushed = re.findall(r"FileScan parquet [\w.]*f0\[.*?PushedFilters: \[([^\]]*)\]", plan)
     assert pushed and all("GreaterThanOrEqual(ts," in f and "LessThanOrEqual(ts," in f for f in pushed), plan
     columns = "id, account_id, ts, label, e_ts, e_v0"

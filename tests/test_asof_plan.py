@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from plans import executed_plan, plans_as_written
 
 SCHEMA = "tj_plan"
 
@@ -74,13 +75,8 @@ def plans(spark, dbt, plan_tables):
                     }
                 )
     rendered = dbt.render(calls)
-    spark.conf.set("spark.sql.adaptive.enabled", "false")  # the plan as written, not as re-optimised
-    try:
-        return {
-            key: (sql, spark.sql(sql)._jdf.queryExecution().executedPlan().toString()) for key, sql in rendered.items()
-        }
-    finally:
-        spark.conf.unset("spark.sql.adaptive.enabled")
+    with plans_as_written(spark):
+        return {key: (sql, executed_plan(spark, sql)) for key, sql in rendered.items()}
 
 
 @pytest.mark.parametrize("width", [1, 20])
@@ -231,24 +227,18 @@ def test_union_without_keys_runs_its_window_per_range_of_time(spark, dbt, plan_t
     ]
     ranged = dbt.render(calls, dbt_vars={"temporal_joins_time_ranges": 8})
     single = dbt.render(calls, dbt_vars={"temporal_joins_time_ranges": 1})
-    spark.conf.set("spark.sql.adaptive.enabled", "false")
-    try:
+    with plans_as_written(spark):
         for direction in ("backward", "forward", "nearest"):
-            plan = spark.sql(ranged[direction])._jdf.queryExecution().executedPlan().toString()
+            plan = executed_plan(spark, ranged[direction])
             assert re.search(r"\bWindow \[.*\], \[tj__trange#\d+\]", plan), plan  # partitioned by the range id
             assert re.search(r"Exchange hashpartitioning\(tj__trange#\d+", plan), plan
             assert "BroadcastHashJoin" in plan, plan  # the per-range carries join back without a shuffle
             assert re.search(r"\bSort \[tj__t#\d+L? (ASC|DESC)", plan), plan  # sorted by time before the shuffle
             assert "tj__trange" not in single[direction]
-            assert (
-                "Exchange SinglePartition"
-                in spark.sql(single[direction])._jdf.queryExecution().executedPlan().toString()
-            )
+            assert "Exchange SinglePartition" in executed_plan(spark, single[direction])
             assert sorted(spark.sql(ranged[direction]).collect()) == sorted(spark.sql(single[direction]).collect()), (
                 direction
             )
-    finally:
-        spark.conf.unset("spark.sql.adaptive.enabled")
     with pytest.raises(RuntimeError) as error:
         dbt.render(calls[:1], dbt_vars={"temporal_joins_time_ranges": 0})
     for part in ("asof_join", "temporal_joins_time_ranges", "whole number from 1", "to 1024", "Received: 0"):

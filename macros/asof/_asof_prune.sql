@@ -82,32 +82,23 @@
   {%- endif -%}
   {%- set conditions = [] -%}
   {%- set tol = temporal_joins._tj_distance_literal(e.tolerance) -%}
-  {%- set day = " + INTERVAL '1' DAY" -%}
-  {%- if e.direction in ['backward', 'nearest'] -%}
-    {%- if e.kind == 'timestamp' -%}
-      {%- do conditions.append(rt ~ ' >= ' ~ bounds.lo ~ ' - ' ~ tol ~ " - INTERVAL '1' DAY") -%}
-    {%- elif e.kind == 'date' -%}
-      {%- do conditions.append(rt ~ ' >= date_sub(' ~ bounds.lo ~ ', ' ~ tol ~ ')') -%}
-    {%- elif e.kind == 'numeric_integral' -%}
-      {%- do conditions.append(rt ~ ' >= cast(' ~ bounds.lo ~ ' as decimal(20,0)) - ' ~ tol) -%}
+  {#- the lower bound (backward reach), then the mirror-image upper bound (forward reach) -#}
+  {%- for side in [{'bound': bounds.lo, 'op': ' >= ', 'sign': ' - ', 'date_fn': 'date_sub', 'reach': 'backward'},
+                   {'bound': bounds.hi, 'op': ' <= ', 'sign': ' + ', 'date_fn': 'date_add', 'reach': 'forward'}] -%}
+    {%- set day = side.sign ~ "INTERVAL '1' DAY" -%}
+    {%- if e.direction in [side.reach, 'nearest'] -%}
+      {%- if e.kind == 'timestamp' -%}
+        {%- do conditions.append(rt ~ side.op ~ side.bound ~ side.sign ~ tol ~ day) -%}
+      {%- elif e.kind == 'date' -%}
+        {%- do conditions.append(rt ~ side.op ~ side.date_fn ~ '(' ~ side.bound ~ ', ' ~ tol ~ ')') -%}
+      {%- elif e.kind == 'numeric_integral' -%}
+        {%- do conditions.append(rt ~ side.op ~ 'cast(' ~ side.bound ~ ' as decimal(20,0))' ~ side.sign ~ tol) -%}
+      {%- else -%}
+        {%- do conditions.append(temporal_joins._tj_within(side.bound, rt, e.kind, e.tolerance, side.reach)) -%}
+      {%- endif -%}
     {%- else -%}
-      {%- do conditions.append(temporal_joins._tj_within(bounds.lo, rt, e.kind, e.tolerance, 'backward')) -%}
+      {%- do conditions.append(rt ~ side.op ~ side.bound ~ (day if e.kind == 'timestamp' else '')) -%}
     {%- endif -%}
-  {%- else -%}
-    {%- do conditions.append(rt ~ ' >= ' ~ bounds.lo ~ (" - INTERVAL '1' DAY" if e.kind == 'timestamp' else '')) -%}
-  {%- endif -%}
-  {%- if e.direction in ['forward', 'nearest'] -%}
-    {%- if e.kind == 'timestamp' -%}
-      {%- do conditions.append(rt ~ ' <= ' ~ bounds.hi ~ ' + ' ~ tol ~ day) -%}
-    {%- elif e.kind == 'date' -%}
-      {%- do conditions.append(rt ~ ' <= date_add(' ~ bounds.hi ~ ', ' ~ tol ~ ')') -%}
-    {%- elif e.kind == 'numeric_integral' -%}
-      {%- do conditions.append(rt ~ ' <= cast(' ~ bounds.hi ~ ' as decimal(20,0)) + ' ~ tol) -%}
-    {%- else -%}
-      {%- do conditions.append(temporal_joins._tj_within(bounds.hi, rt, e.kind, e.tolerance, 'forward')) -%}
-    {%- endif -%}
-  {%- else -%}
-    {%- do conditions.append(rt ~ ' <= ' ~ bounds.hi ~ (day if e.kind == 'timestamp' else '')) -%}
-  {%- endif -%}
+  {%- endfor -%}
   {{ return(conditions) }}
 {% endmacro %}

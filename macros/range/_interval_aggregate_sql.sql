@@ -34,6 +34,11 @@
         ~ 'order by tj__t asc nulls first, tj__tie asc rows between unbounded preceding and current row)' -%}
   {%- set start_tie = 0 if spec.start_inclusive else 2 -%}
   {%- set end_tie = 2 if spec.end_inclusive else 0 -%}
+  {#- each right interval: +value at its start, -value at its end (none for an open end) -#}
+  {%- set right_events = [
+        {'t': rs, 'tie': start_tie, 'dv': v, 'dn': 1, 'where': valid},
+        {'t': re, 'tie': end_tie, 'dv': '0 - ' ~ v, 'dn': -1,
+         'where': valid + ([re ~ ' is not null'] if spec.open_end else [])}] -%}
   {%- set aggs = [] -%}
   {%- for o in spec.outputs -%}
     {%- if o.agg == 'sum' -%}
@@ -83,40 +88,25 @@ from (
       null as tj__dv,
       0 as tj__dn
     from {{ spec.left }} as tj__lsrc
+    {%- for ev in right_events %}
     union all
     select
       {%- for k in right_keys %}
       {{ k }},
       {%- endfor %}
-      {{ rs }} as tj__t,
-      {{ start_tie }} as tj__tie,
+      {{ ev.t }} as tj__t,
+      {{ ev.tie }} as tj__tie,
       0 as tj__side,
       {%- for c in left_flat %}
       null as {{ c[1] }},
       {%- else %}
       null as tj__l,
       {%- endfor %}
-      {{ v }} as tj__dv,
-      case when {{ v }} is null then 0 else 1 end as tj__dn
+      {{ ev.dv }} as tj__dv,
+      case when {{ v }} is null then 0 else {{ ev.dn }} end as tj__dn
     from {{ spec.right }} as tj__rsrc
-    where {{ valid | join(' and ') }}
-    union all
-    select
-      {%- for k in right_keys %}
-      {{ k }},
-      {%- endfor %}
-      {{ re }} as tj__t,
-      {{ end_tie }} as tj__tie,
-      0 as tj__side,
-      {%- for c in left_flat %}
-      null as {{ c[1] }},
-      {%- else %}
-      null as tj__l,
-      {%- endfor %}
-      0 - {{ v }} as tj__dv,
-      case when {{ v }} is null then 0 else -1 end as tj__dn
-    from {{ spec.right }} as tj__rsrc
-    where {{ (valid + ([re ~ ' is not null'] if spec.open_end else [])) | join(' and ') }}
+    where {{ ev.where | join(' and ') }}
+    {%- endfor %}
   ) as tj__events
 ) as tj__swept
 where tj__side = 1

@@ -45,6 +45,7 @@
   {%- set right_side = temporal_joins._range_copied(spec, 'r', outer=false, dialect=dialect) if bucketed
         else temporal_joins._interval_side(spec, side='right', start_col=spec.right_start, end_col=spec.right_end,
             dialect=dialect) -%}
+  {%- set left_outer = false -%}
   {%- if spec.mode == 'point' -%}
     {#- an open bound is null: before (start) or after (end) every point; a null point never matches -#}
     {%- if os or oe -%}{%- do on.append('tj__lt.tj__e is not null') -%}{%- endif -%}
@@ -54,14 +55,6 @@
         os, false)) -%}
     {%- do on.append(temporal_joins._range_le('tj__lt.tj__e', 'tj__rt.tj__e', '<=' if spec.end_inclusive else '<',
         false, oe)) -%}
-select
-  {{ out }}
-from (
-  select tj__lt.tj__row as tj__l, tj__rt.tj__row as tj__r
-  from {{ left_side }} as tj__lt
-  {{ jt }} join {{ right_side }} as tj__rt
-    on {{ on | join('\n    and ') }}
-) as tj__pairs
   {%- else -%}
     {#- closed intervals touch when an end equals a start; otherwise they must overlap strictly.
         Reversed intervals never match. -#}
@@ -79,10 +72,11 @@ from (
     {%- set left_side = temporal_joins._range_copied(spec, 'l', outer=left_outer, dialect=dialect) if bucketed
           else temporal_joins._interval_side(spec, side='left', start_col=spec.left_start, end_col=spec.left_end,
               dialect=dialect) -%}
-    {%- if left_outer -%}
-      {%- set keys = [] -%}
-      {%- for pair in spec.by -%}{%- do keys.append('tj__lt.tj__k' ~ loop.index0) -%}{%- endfor -%}
-      {#- whether a left row matches depends only on its keys and bounds, so a window over them tells every copy -#}
+  {%- endif -%}
+  {%- if left_outer -%}
+    {%- set keys = [] -%}
+    {%- for pair in spec.by -%}{%- do keys.append('tj__lt.tj__k' ~ loop.index0) -%}{%- endfor -%}
+    {#- whether a left row matches depends only on its keys and bounds, so a window over them tells every copy -#}
 select
   {{ out }}
 from (
@@ -97,7 +91,7 @@ from (
   ) as tj__all
   where tj__r is not null or (tj__home = 1 and tj__any_match = 0)
 ) as tj__pairs
-    {%- else %}
+  {%- else -%}
 select
   {{ out }}
 from (
@@ -106,6 +100,5 @@ from (
   {{ jt }} join {{ right_side }} as tj__rt
     on {{ on | join('\n    and ') }}
 ) as tj__pairs
-    {%- endif -%}
   {%- endif %}
 {% endmacro %}

@@ -170,6 +170,13 @@ lateral view posexplode({{ temporal_joins._tj_hive_blanks('cast(tj__deltas.tj__d
              'marker_ids': marker_ids}) }}
 {% endmacro %}
 
+{#- The select items of a left row read from tj__lsrc: its keys as tj__k<i>, then its payload. -#}
+{% macro _window_left_select(spec, p) %}
+  {%- set items = temporal_joins._range_key_select(spec.by, 'left', 'tj__lsrc') -%}
+  {%- for pl in p.payload -%}{%- do items.append(pl.expr ~ ' as ' ~ pl.name) -%}{%- endfor -%}
+  {{ return(items) }}
+{% endmacro %}
+
 {#- events (union): right rows with a non-null key and time (tj__c = 1), and K + 1 markers per left row. -#}
 {% macro _window_events(spec, p) %}
   {%- set right_filter = [] -%}
@@ -178,8 +185,8 @@ lateral view posexplode({{ temporal_joins._tj_hive_blanks('cast(tj__deltas.tj__d
   {%- endfor -%}
   {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) ~ ' is not null') -%}
 select
-  {%- for pair in spec.by %}
-  tj__rsrc.{{ temporal_joins._tj_q(pair[1]) }} as tj__k{{ loop.index0 }},
+  {%- for k in temporal_joins._range_key_select(spec.by, 'right', 'tj__rsrc') %}
+  {{ k }},
   {%- endfor %}
   {%- for pl in p.payload %}
   null as {{ pl.name }},
@@ -194,11 +201,8 @@ from {{ spec.right }} as tj__rsrc
 where {{ right_filter | join(' and ') }}
 union all
 select
-  {%- for pair in spec.by %}
-  tj__lsrc.{{ temporal_joins._tj_q(pair[0]) }} as tj__k{{ loop.index0 }},
-  {%- endfor %}
-  {%- for pl in p.payload %}
-  {{ pl.expr }} as {{ pl.name }},
+  {%- for item in temporal_joins._window_left_select(spec, p) %}
+  {{ item }},
   {%- endfor %}
   {%- for vc in p.value_columns %}
   null as {{ vc.name }},
@@ -236,11 +240,8 @@ from (
   {%- for pair in spec.by -%}{%- do exprs.append('tj__lsrc.' ~ temporal_joins._tj_q(pair[0])) -%}{%- endfor -%}
   {%- for pl in p.payload -%}{%- do exprs.append(pl.expr) -%}{%- endfor -%}
 select
-  {%- for pair in spec.by %}
-  tj__lsrc.{{ temporal_joins._tj_q(pair[0]) }} as tj__k{{ loop.index0 }},
-  {%- endfor %}
-  {%- for pl in p.payload %}
-  {{ pl.expr }} as {{ pl.name }},
+  {%- for item in temporal_joins._window_left_select(spec, p) %}
+  {{ item }},
   {%- endfor %}
   count(*) as tj__dup
 from {{ spec.left }} as tj__lsrc
@@ -306,8 +307,8 @@ select {{ '/*+ MAPJOIN(tj__lt) */' if not bucketed }}
   {%- endfor %}
 from (
   select
-    {%- for pair in spec.by %}
-    tj__rsrc.{{ temporal_joins._tj_q(pair[1]) }} as tj__k{{ loop.index0 }},
+    {%- for k in temporal_joins._range_key_select(spec.by, 'right', 'tj__rsrc') %}
+    {{ k }},
     {%- endfor %}
     {%- for n in paired_values %}
     tj__rsrc.{{ temporal_joins._tj_q(spec.measures[n].column) }} as tj__v{{ n }},
@@ -331,11 +332,8 @@ inner join (
     {{ copies.bucket }} as tj__bucket
   from (
     select
-      {%- for pair in spec.by %}
-      tj__lsrc.{{ temporal_joins._tj_q(pair[0]) }} as tj__k{{ loop.index0 }},
-      {%- endfor %}
-      {%- for pl in p.payload %}
-      {{ pl.expr }} as {{ pl.name }},
+      {%- for item in temporal_joins._window_left_select(spec, p) %}
+      {{ item }},
       {%- endfor %}
       {{ p.le }} as tj__e
     from {{ spec.left }} as tj__lsrc
