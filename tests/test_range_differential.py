@@ -24,6 +24,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
+from grid import grid_time
 
 from tools.dbt_render import with_defaults
 from tools.hiveql import parse_hive
@@ -60,12 +61,7 @@ def _epoch_units(kind, units):
 
 
 def _grid_time(rng, kind, center):
-    e = center + int(rng.integers(-12, 13)) * UNIT[kind]
-    if kind == "dbl" and rng.random() < 0.15:
-        e += float(rng.choice([0.1, 0.3, 1 / 3]))  # off the grid
-    if kind == "ts" and rng.random() < 0.15:
-        e += int(rng.choice([1, -1, 500_000]))  # a microsecond off an edge, or half a second
-    return e
+    return grid_time(rng, kind, center, UNIT)
 
 
 def _center(rng, kind):
@@ -313,11 +309,26 @@ def data(spark, dbt):
 # --------------------------------------------------------------------------- configurations
 
 
+def _range(kind, join_type, lower, upper, li, ui, bin, ansi, **extra):
+    """A range_join case: window [lower, upper] grid units, each end's inclusivity, bin in grid units."""
+    return dict(
+        macro="range_join", kind=kind, join_type=join_type, lower=lower, upper=upper, li=li, ui=ui, bin=bin, **extra
+    ) | {"ansi": ansi}
+
+
+def _interval(kind, mode, join_type, si, ei, bin, ansi, **extra):
+    """An interval_join case: point or overlap mode, each end's inclusivity, bin in grid units."""
+    return dict(macro="interval_join", kind=kind, mode=mode, join_type=join_type, si=si, ei=ei, **extra) | {
+        "bin": bin,
+        "ansi": ansi,
+    }
+
+
 def _range_configs():
     rng = np.random.default_rng(SEED + 1)
     # (lower units, upper units, lower_inclusive, upper_inclusive, bin units or None)
     shapes = [
-        (3, 0, False, True, None),  # seed 000: the 30 s before the event
+        (3, 0, False, True, None),  # the 30 s before the event
         (2, 3, True, False, None),
         (0, 0, True, True, None),  # equality band
         (5, 1, True, True, 0.5),  # bin W/12
@@ -327,26 +338,9 @@ def _range_configs():
     out = []
     for i, kind in enumerate(KINDS):
         for j, jt in enumerate(("inner", "left", "right", "full")):
-            lo, up, li, ui, b = shapes[(i + j) % len(shapes)]
-            out.append(
-                dict(
-                    macro="range_join",
-                    kind=kind,
-                    join_type=jt,
-                    lower=lo,
-                    upper=up,
-                    li=li,
-                    ui=ui,
-                    bin=b,
-                    ansi=bool(rng.integers(0, 2)),
-                )
-            )
-    out.append(
-        dict(macro="range_join", kind="ts", join_type="left", lower=6, upper=0, li=True, ui=True, bin=0.6, ansi=True)
-    )
-    out.append(
-        dict(macro="range_join", kind="int", join_type="full", lower=0, upper=0, li=True, ui=True, bin=None, ansi=False)
-    )
+            out.append(_range(kind, jt, *shapes[(i + j) % len(shapes)], ansi=bool(rng.integers(0, 2))))
+    out.append(_range("ts", "left", 6, 0, True, True, 0.6, ansi=True))
+    out.append(_range("int", "full", 0, 0, True, True, None, ansi=False))
     return out
 
 
@@ -361,18 +355,7 @@ def _interval_configs():
             si, ei = flags[(i + j) % 4]
             # explicit bins (grid units) and the run-time bin (None)
             b = [None, 1, 4, 0.5][(i + 2 * j) % 4]
-            out.append(
-                dict(
-                    macro="interval_join",
-                    kind=kind,
-                    mode=mode,
-                    join_type=jt,
-                    si=si,
-                    ei=ei,
-                    bin=b,
-                    ansi=bool(rng.integers(0, 2)),
-                )
-            )
+            out.append(_interval(kind, mode, jt, si, ei, b, ansi=bool(rng.integers(0, 2))))
     return out
 
 
@@ -420,60 +403,18 @@ def _edge_configs():
             si, ei = FLAGS[(j + i) % 4]
             os_, oe = OPENS[(j + 2 * i) % 4]
             jt, left, cte, b = point[j]
-            out.append(
-                dict(
-                    macro="interval_join",
-                    kind=kind,
-                    mode="point",
-                    join_type=jt,
-                    si=si,
-                    ei=ei,
-                    os=os_,
-                    oe=oe,
-                    tables=(left, "ie"),
-                    cte=cte,
-                    bin=b,
-                    ansi=ansi,
-                )
-            )
+            common = dict(os=os_, oe=oe)
+            out.append(_interval(kind, "point", jt, si, ei, b, ansi, **common, tables=(left, "ie"), cte=cte))
             jt, cte, b = overlap[j]
-            out.append(
-                dict(
-                    macro="interval_join",
-                    kind=kind,
-                    mode="overlap",
-                    join_type=jt,
-                    si=si,
-                    ei=ei,
-                    os=os_,
-                    oe=oe,
-                    tables=("ie", "if"),
-                    cte=cte,
-                    bin=b,
-                    ansi=ansi,
-                )
-            )
+            out.append(_interval(kind, "overlap", jt, si, ei, b, ansi, **common, tables=("ie", "if"), cte=cte))
         # range_join: sentinel points on either side; huge windows with small bins (clamped copies),
         # and the default bin (at most two copies, no clamp)
         shapes = [(HUGE, 1, 1, False), (2, HUGE, 0.5, cte_ok), (3, 0, None, False), (HUGE, HUGE, 2, cte_ok)]
         for j, jt in enumerate(("inner", "left", "right", "full")):
             lo, up, b, cte = shapes[j]
             li, ui = FLAGS[(j + i) % 4]
-            out.append(
-                dict(
-                    macro="range_join",
-                    kind=kind,
-                    join_type=jt,
-                    lower=lo,
-                    upper=up,
-                    li=li,
-                    ui=ui,
-                    bin=b,
-                    cte=cte,
-                    tables=("ps", "pe") if j % 2 == 0 else ("pe", "ps"),
-                    ansi=ansi,
-                )
-            )
+            tables = ("ps", "pe") if j % 2 == 0 else ("pe", "ps")
+            out.append(_range(kind, jt, lo, up, li, ui, b, ansi, cte=cte, tables=tables))
     return out
 
 

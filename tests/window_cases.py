@@ -22,6 +22,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import duckdb
 import numpy as np
 import pyarrow as pa
+from grid import grid_time
 
 KINDS = ("int", "dbl", "dec", "ts", "date")
 DST_TZ = "America/New_York"
@@ -102,15 +103,7 @@ class Config:
 
 
 def _grid_time(rng, kind, center):
-    units = int(rng.integers(-12, 13))
-    if kind == "dec":
-        return center + units * UNIT["dec"]
-    e = center + units * UNIT[kind]
-    if kind == "dbl" and rng.random() < 0.15:
-        e += float(rng.choice([0.1, 0.3, 1 / 3]))  # off the grid
-    if kind == "ts" and rng.random() < 0.15:
-        e += int(rng.choice([1, -1, 500_000]))  # a microsecond off an edge, or half a second
-    return e
+    return grid_time(rng, kind, center, UNIT)
 
 
 def _center(rng, kind):
