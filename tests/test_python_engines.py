@@ -483,26 +483,13 @@ def test_broadcast_engine_refuses_unkeyed_joins_and_map_columns(spark):
         asof_join(left, right, "label_time", "feature_time", prefix="r_", engine="broadcast")
     for part in ("asof_join", "`by`", "one or more key columns when engine is broadcast", "Received: []"):
         assert part in str(error.value)
+    with_map = left.withColumn("tags", F.create_map(F.lit("k"), F.col("label")))
     with pytest.raises(ValueError) as error:
-        asof_join(
-            left.withColumn("tags", F.create_map(F.lit("k"), F.col("label"))),
-            right,
-            "label_time",
-            "feature_time",
-            by="id",
-            engine="broadcast",
-        )
+        asof_join(with_map, right, "label_time", "feature_time", by="id", engine="broadcast")
     for part in ("`engine`", "maps cannot be grouped", "`tags` is a map", "'broadcast'"):
         assert part in str(error.value)
     # auto does not fail on a map column: it takes another engine
-    auto = asof_join(
-        left.withColumn("tags", F.create_map(F.lit("k"), F.col("label"))),
-        right,
-        "label_time",
-        "feature_time",
-        by="id",
-        engine="auto",
-    )
+    auto = asof_join(with_map, right, "label_time", "feature_time", by="id", engine="auto")
     assert "BroadcastHashJoin" not in _plan(auto)
 
 
