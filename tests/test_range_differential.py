@@ -507,49 +507,17 @@ def _kwargs(c):
     lt, rt = _tables(c)
     left, right = ("lhs", "rhs") if c.get("cte") else (f"{SCHEMA}.{lt}_{kind}", f"{SCHEMA}.{rt}_{kind}")
     if c["macro"] == "range_join":
-        kw = dict(
-            left=left,
-            right=right,
-            left_time="t",
-            right_time="t",
-            by="k",
-            lower=_distance(kind, c["lower"]),
-            upper=_distance(kind, c["upper"]),
-            lower_inclusive=c["li"],
-            upper_inclusive=c["ui"],
-            join_type=c["join_type"],
-            prefix="r_",
-        )
+        kw = dict(left_time="t", right_time="t", by="k", join_type=c["join_type"])
+        kw |= dict(lower=_distance(kind, c["lower"]), upper=_distance(kind, c["upper"]))
+        kw |= dict(lower_inclusive=c["li"], upper_inclusive=c["ui"])
     elif c["macro"] == "interval_join":
-        kw = dict(
-            left=left,
-            right=right,
-            right_start="s",
-            right_end="e",
-            by="k",
-            start_inclusive=c["si"],
-            end_inclusive=c["ei"],
-            join_type=c["join_type"],
-            prefix="r_",
-        )
-        if c["mode"] == "point":
-            kw.update(left_time="t")
-        else:
-            kw.update(left_start="s", left_end="e")
+        kw = dict(right_start="s", right_end="e", by="k", join_type=c["join_type"])
+        kw |= dict(start_inclusive=c["si"], end_inclusive=c["ei"])
+        kw |= dict(left_time="t") if c["mode"] == "point" else dict(left_start="s", left_end="e")
     else:
-        kw = dict(
-            left=left,
-            right=right,
-            left_time="t",
-            right_start="s",
-            right_end="e",
-            value="v",
-            by=[] if c.get("nokey") else "k",
-            start_inclusive=c["si"],
-            end_inclusive=c["ei"],
-            aggregates=["sum", "count", "avg"],
-            prefix="",
-        )
+        kw = dict(left_time="t", right_start="s", right_end="e", value="v", by=[] if c.get("nokey") else "k")
+        kw |= dict(start_inclusive=c["si"], end_inclusive=c["ei"], aggregates=["sum", "count", "avg"])
+    kw = dict(left=left, right=right, **kw, prefix="" if c["macro"] == "interval_aggregate" else "r_")
     if c.get("bin") is not None:
         kw["bin_size"] = _distance(kind, c["bin"]) if kind != "date" or c["bin"] >= 1 else "1 day"
     if c["macro"] != "range_join" and ("os" in c or "oe" in c):
