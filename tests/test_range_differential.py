@@ -86,6 +86,14 @@ def _points(rng, kind, cases, id_base):
     return rows
 
 
+def _add_interval(rows, rng, interval):
+    """(key, id, start, end) with a value (8% null); 8% of the rows twice (duplicates)."""
+    row = (*interval, None if rng.random() < 0.08 else int(rng.integers(-50, 100)))
+    rows.append(row)
+    if rng.random() < 0.08:
+        rows.append(row)
+
+
 def _intervals(rng, kind, cases, id_base):
     rows = []
     for k in range(cases):
@@ -102,11 +110,7 @@ def _intervals(rng, kind, cases, id_base):
                 se = None
             elif r < 0.12:
                 ee = None
-            v = None if rng.random() < 0.08 else int(rng.integers(-50, 100))
-            row = (key, id_base + k * 100 + j, se, ee, v)
-            rows.append(row)
-            if rng.random() < 0.08:
-                rows.append(row)
+            _add_interval(rows, rng, (key, id_base + k * 100 + j, se, ee))
     return rows
 
 
@@ -171,11 +175,7 @@ def _edge_intervals(rng, kind, centers, id_base):
                 se = FAR_PAST[kind]
             elif r < 0.41:
                 se, ee = FAR_PAST[kind], FAR[kind]
-            v = None if rng.random() < 0.08 else int(rng.integers(-50, 100))
-            row = (key, id_base + k * 100 + j, se, ee, v)
-            rows.append(row)
-            if rng.random() < 0.08:
-                rows.append(row)
+            _add_interval(rows, rng, (key, id_base + k * 100 + j, se, ee))
     return rows
 
 
