@@ -337,6 +337,26 @@ def _asof_mismatches(case: Case, actual: pd.DataFrame, left, right) -> list[str]
     return diff
 
 
+def _utc_wall(v):
+    """An instant read back from Hive as its UTC wall time (what the oracle joins)."""
+    return v.astimezone(UTC).replace(tzinfo=None)
+
+
+def _check_asof_cases(cases, results: dict[str, pd.DataFrame], left, right, label: str) -> None:
+    """Every case's rows equal the oracle's, every case returned rows, and most key groups of
+    every case were compared."""
+    failures, compared = [], set()
+    for case in cases:
+        actual = results[case.name]
+        diff = _asof_mismatches(case, actual, left, right)
+        if diff:
+            failures.append(f"{label} {case.name}:\n  " + "\n  ".join(diff))
+        compared |= {(case.name, k) for k in actual["k"].dropna()}
+    assert not failures, "\n".join(failures[:5])
+    assert {name for name, _ in compared} == {c.name for c in cases}
+    assert len(compared) >= len(cases) * GROUPS // 2, len(compared)
+
+
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_asof_on_hive_matches_oracle(spark, hive_asof, asof_inputs, rendered, strategy, kind):
@@ -345,18 +365,7 @@ def test_asof_on_hive_matches_oracle(spark, hive_asof, asof_inputs, rendered, st
     cases = [c for c in ON_HIVE[strategy] if c.kind == kind]
     statements = {c.name: rendered[f"{strategy}|{c.name}"] for c in cases}
     parse_first(spark, statements)
-    results = run_batch(hive_asof, statements)
-    failures, compared = [], set()
-    for case in cases:
-        actual = results[case.name]
-        diff = _asof_mismatches(case, actual, left, right)
-        if diff:
-            failures.append(f"{strategy} {case.name}:\n  " + "\n  ".join(diff))
-        compared |= {(case.name, k) for k in actual["k"].dropna()}
-    assert not failures, "\n".join(failures[:5])
-    # every config returned rows, and most key groups of every config were compared
-    assert {name for name, _ in compared} == {c.name for c in cases}
-    assert len(compared) >= len(cases) * GROUPS // 2, len(compared)
+    _check_asof_cases(cases, run_batch(hive_asof, statements), left, right, strategy)
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
@@ -366,18 +375,12 @@ def test_asof_timestamps_on_hive_across_dst_changes(spark, dst_asof, rendered, s
     hive, (left, right) = dst_asof
     cases = ON_HIVE_DST
     results = run_batch(hive, {c.name: rendered[f"{strategy}|{c.name}"] for c in cases})
-    failures, compared = [], set()
-    for case in cases:
-        actual = results[case.name].copy()
+    as_utc = {}
+    for name, frame in results.items():
+        as_utc[name] = frame.copy()
         for column in ("t", "r_t"):
-            actual[column] = [None if v is None else v.astimezone(UTC).replace(tzinfo=None) for v in actual[column]]
-        diff = _asof_mismatches(case, actual, left, right)
-        if diff:
-            failures.append(f"{strategy} {case.name}:\n  " + "\n  ".join(diff))
-        compared |= {(case.name, k) for k in actual["k"].dropna()}
-    assert not failures, "\n".join(failures[:5])
-    assert {name for name, _ in compared} == {c.name for c in cases}
-    assert len(compared) >= len(cases) * GROUPS // 2, len(compared)
+            as_utc[name][column] = [None if v is None else _utc_wall(v) for v in frame[column]]
+    _check_asof_cases(cases, as_utc, left, right, strategy)
     # the data really crosses the changes: within one key, matched pairs on both sides of one
     crossing = sum(
         1
