@@ -181,19 +181,9 @@ def session_conf(spark, settings: dict[str, str]):
                 conf.set(k, v)
 
 
-def finished_run(elapsed: float, checksum, stages: StageSource, before: int, jvm_pid: int | None = None) -> dict:
-    """The record of a Spark run that finished: its time and checksum, the JVM's peak RSS (given its pid) and
-    the metrics of the stages after `before`."""
-    run = {"status": "ok", "elapsed_s": elapsed, "checksum": checksum}
-    if jvm_pid is not None:
-        run["peak_rss"] = peak_rss(jvm_pid)
-    run.update(stages.run_metrics(before))
-    return run
-
-
 def spark_run(spark, work, timeout: float, stages: StageSource, describe_error, jvm_pid: int | None = None) -> dict:
-    """One timed run of work() (returns the checksum) as a record: finished (finished_run; the JVM's peak RSS
-    too, given its pid), timed out, or failed (describe_error(exception))."""
+    """One timed run of work() (returns the checksum) as a record: finished (time, checksum, the metrics of
+    its stages, and the JVM's peak RSS given its pid), timed out, or failed (describe_error(exception))."""
     before = stages.max_stage_id()
     if jvm_pid is not None:
         reset_peak_rss(jvm_pid)
@@ -202,7 +192,11 @@ def spark_run(spark, work, timeout: float, stages: StageSource, describe_error, 
         return {"status": "timeout", "elapsed_s": elapsed}
     if status == "error":
         return {"status": "error", "error": describe_error(result), "elapsed_s": elapsed}
-    return finished_run(elapsed, result, stages, before, jvm_pid=jvm_pid)
+    run = {"status": "ok", "elapsed_s": elapsed, "checksum": result}
+    if jvm_pid is not None:
+        run["peak_rss"] = peak_rss(jvm_pid)
+    run.update(stages.run_metrics(before))
+    return run
 
 
 def repeat_runs(

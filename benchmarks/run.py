@@ -124,27 +124,25 @@ class Bench:
     # ------------------------------------------------------------ one run
     def _spark_run(self, contender: C.Contender, scenario: C.Scenario) -> dict:
         settings = {"spark.sql.shuffle.partitions": str(self.shuffle_partitions), **spark_settings(contender.name)}
+        view = f"bench_q_{uuid.uuid4().hex[:8]}"
+
+        def work():
+            # building is timed too: it may run jobs (auto's statistics, an engine's planning)
+            contender.build(self.spark, scenario).createOrReplaceTempView(view)
+            query = self.spark.sql(C.checksum_sql(f"select * from {view}", with_value=scenario.keyed))
+            return query.collect()[0].asDict()
+
         with metrics.session_conf(self.spark, settings):
             try:
-                view = f"bench_q_{uuid.uuid4().hex[:8]}"
-                before = self.stages.max_stage_id()
-                metrics.reset_peak_rss(self.jvm_pid)
-
-                def work():
-                    # building is timed too: it may run jobs (auto's statistics, an engine's planning)
-                    contender.build(self.spark, scenario).createOrReplaceTempView(view)
-                    query = self.spark.sql(C.checksum_sql(f"select * from {view}", with_value=scenario.keyed))
-                    return query.collect()[0].asDict()
-
-                elapsed, status, result = metrics.timed_job(self.spark, work, self.timeout)
-                if status == "timeout":
-                    return {"status": "timeout", "elapsed_s": elapsed}
-                self.spark.catalog.dropTempView(view)
-                if status == "error":
-                    return {"status": "error", "error": _short(result), "elapsed_s": elapsed}
-                return metrics.finished_run(elapsed, _plain(result), self.stages, before, jvm_pid=self.jvm_pid)
+                run = metrics.spark_run(self.spark, work, self.timeout, self.stages, _short, jvm_pid=self.jvm_pid)
             except Exception as exc:
                 return {"status": "error", "error": _short(exc)}
+        if run["status"] == "timeout":
+            return run  # the cancelled query may still be reading the view
+        self.spark.catalog.dropTempView(view)
+        if run["status"] == "ok":
+            run["checksum"] = _plain(run["checksum"])
+        return run
 
     def _duckdb_connect(self):
         import duckdb
