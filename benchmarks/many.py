@@ -46,7 +46,7 @@ import pyarrow.parquet as pq
 from tools import dbt_render
 from tools.spark_session import local_session
 
-from . import generate, metrics, report
+from . import generate, metrics, profile, report
 from .run import _plain, summarise
 
 RESULTS = Path(__file__).resolve().parent / "results" / "many"
@@ -310,7 +310,9 @@ CHAINED_SPARK = ("ours chained asof_join x4 (auto)", "feast-style template", "sp
 
 # ---------------------------------------------------------------- runs
 class ManyBench:
-    def __init__(self, spark, n: int, *, repeats=3, warmup=1, timeout=1800.0, shuffle_partitions=200, log=print):
+    def __init__(
+        self, spark, n: int, *, repeats=3, warmup=1, timeout=1800.0, shuffle_partitions=200, log=print, profiling=False
+    ):
         self.spark, self.n, self.log = spark, n, log
         self.repeats, self.warmup, self.timeout = repeats, warmup, timeout
         self.shuffle_partitions = shuffle_partitions
@@ -323,7 +325,8 @@ class ManyBench:
             render_calls(), dbt_render.PACKAGE_ONLY, scratch=Path(tempfile.mkdtemp(prefix="tj_bench_many_"))
         )
         spark.conf.set("spark.sql.shuffle.partitions", str(shuffle_partitions))  # dbt's session re-applied its own
-        self.stages = metrics.StageSource(spark)
+        self.stages = metrics.StageSource(spark, profiling=profiling)
+        self.profiles: list[tuple[str, dict]] = []  # (title, the median timed run) for PROFILE.md
         self.jvm_pid = int(spark._jvm.java.lang.ProcessHandle.current().pid())
 
     def _spark_run(self, contender: Contender) -> dict:
@@ -390,6 +393,9 @@ class ManyBench:
                 log=self.log,
                 label=f"{contender.name:<34}",
             )
+            median = profile.take_median(runs)
+            if median:
+                self.profiles.append((f"N = {self.n:,} ids: {contender.name}", median))
             records.append(
                 {
                     "contender": contender.name,
@@ -504,6 +510,11 @@ def main(argv=None) -> int:
     p.add_argument("--timeout", type=float, default=1800)
     p.add_argument("--shuffle-partitions", type=int, default=200)
     p.add_argument("--driver-memory", default=os.environ.get("TEMPORAL_JOINS_BENCH_DRIVER_MEMORY", "4g"))
+    p.add_argument(
+        "--profile",
+        action="store_true",
+        help="also write PROFILE.md: the stages and operators of each contender's median run",
+    )
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
     n = SIZES[args.size]
@@ -525,10 +536,14 @@ def main(argv=None) -> int:
         warmup=args.warmup,
         timeout=args.timeout,
         shuffle_partitions=args.shuffle_partitions,
+        profiling=args.profile,
     )
     records = bench.run(re.compile(args.contenders) if args.contenders else None)
     command = "python -m benchmarks.many " + " ".join(argv if argv is not None else sys.argv[1:])
-    path = write(args.out or RESULTS / args.size, records, command, spark, n)
+    out = args.out or RESULTS / args.size
+    path = write(out, records, command, spark, n)
+    if args.profile:
+        profile.write(out / "PROFILE.md", bench.profiles, header=f"`{command}` at {report.code_version()}")
     spark.stop()
     print(f"results: {path}")
     return 0

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 
+from benchmarks import profile
+
 STAGE_SUMS = (
     "peakExecutionMemory",
     "shuffleWriteBytes",
@@ -54,8 +56,9 @@ def peak_rss(pid: int) -> int | None:
 class StageSource:
     """Completed stages and their longest tasks, as the REST API's JSON."""
 
-    def __init__(self, spark):
+    def __init__(self, spark, profiling: bool = False):
         self.spark = spark
+        self.profiling = profiling  # spark_run adds each run's stage and operator profile (REST only)
         self.sc = spark.sparkContext
         self.app_id = self.sc.applicationId
         self.url = self.sc.uiWebUrl
@@ -185,6 +188,8 @@ def spark_run(spark, work, timeout: float, stages: StageSource, describe_error, 
     """One timed run of work() (returns the checksum) as a record: finished (time, checksum, the metrics of
     its stages, and the JVM's peak RSS given its pid), timed out, or failed (describe_error(exception))."""
     before = stages.max_stage_id()
+    profiling = stages.profiling and stages.kind == "rest"
+    before_sql = profile.max_sql_id(stages) if profiling else -1
     if jvm_pid is not None:
         reset_peak_rss(jvm_pid)
     elapsed, status, result = timed_job(spark, work, timeout)
@@ -195,7 +200,9 @@ def spark_run(spark, work, timeout: float, stages: StageSource, describe_error, 
     run = {"status": "ok", "elapsed_s": elapsed, "checksum": result}
     if jvm_pid is not None:
         run["peak_rss"] = peak_rss(jvm_pid)
-    run.update(stages.run_metrics(before))
+    run.update(stages.run_metrics(before))  # settles the listener bus first
+    if profiling:
+        run["profile"] = profile.collect(stages, before, before_sql)
     return run
 
 

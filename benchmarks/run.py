@@ -25,7 +25,7 @@ from pathlib import Path
 from tools.spark_session import local_session
 
 from . import contenders as C
-from . import generate, metrics, report
+from . import generate, metrics, profile, report
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -81,6 +81,7 @@ class Bench:
         database: str = "tj_bench",
         log=print,
         duckdb_memory: str = "4GB",
+        profiling: bool = False,
     ):
         self.spark = spark
         self.repeats, self.warmup, self.timeout = repeats, warmup, timeout
@@ -91,7 +92,8 @@ class Bench:
         self.sqls = sqls
         self.render_dir = Path(tempfile.mkdtemp(prefix="tj_bench_dbt_"))
         self.contenders, self.notes = C.all_contenders(sqls)
-        self.stages = metrics.StageSource(spark)
+        self.stages = metrics.StageSource(spark, profiling=profiling)
+        self.profiles: list[tuple[str, dict]] = []  # (title, the median timed run) for PROFILE.md
         self.jvm_pid = int(spark._jvm.java.lang.ProcessHandle.current().pid())
         self.records: list[dict] = []
         self.commit = report.code_version()  # each record says which code it measured
@@ -223,6 +225,9 @@ class Bench:
                 log=self.log,
                 label=f"{contender.name:<26}",
             )
+            median = profile.take_median(runs)
+            if median:
+                self.profiles.append((f"{name}, N = {n:,}: {contender.name}", median))
             record["runs"] = runs
             record.update(summarise(runs))
             out.append(record)
@@ -323,6 +328,11 @@ def main(argv=None) -> int:
         help="a Spark SQL setting for every run (repeatable), e.g. "
         "spark.sql.adaptive.coalescePartitions.enabled=false to see per-task skew on hotkey",
     )
+    p.add_argument(
+        "--profile",
+        action="store_true",
+        help="also write PROFILE.md: the stages and operators of each contender's median run",
+    )
     p.add_argument("--out", type=Path, default=None, help="results directory (default benchmarks/results/<size>)")
     p.add_argument(
         "--merge-from",
@@ -380,6 +390,7 @@ def main(argv=None) -> int:
         warmup=args.warmup,
         timeout=args.timeout,
         shuffle_partitions=args.shuffle_partitions,
+        profiling=args.profile,
     )
     bench.notes.extend(conf_notes)
     for note in bench.notes:
@@ -389,6 +400,8 @@ def main(argv=None) -> int:
         bench.run_scenario(name, n, only)
         # write after every scenario, so a long run leaves its results behind if stopped
         report.write(out, bench.records, notes=bench.notes, command=command, spark=spark, sqls=sqls)
+        if args.profile:
+            profile.write(out / "PROFILE.md", bench.profiles, header=f"`{command}` at {bench.commit}")
     spark.stop()
     print(f"results: {out}/RESULTS.md")
     return 0

@@ -477,6 +477,21 @@ def test_auto_leaves_broadcast_for_many_left_rows_per_key(spark, monkeypatch):
     )
 
 
+def test_auto_counts_rows_per_key_on_a_sample_of_a_big_spine(spark, monkeypatch):
+    """Past STATS_SAMPLE_ROWS left rows the per-key limit is checked on a sample: a spine within the
+    rule always passes (a key's sample count is at most its row count), a hot key always fails."""
+    monkeypatch.setattr(broadcast, "STATS_SAMPLE_ROWS", 100)  # 2,000 rows: a 5% sample
+    spine = spark.range(2000).selectExpr("id % 1000 as id", "'x' as k2")  # 2 rows per (id, k2)
+    assert broadcast.spine_fits(spine, ["id", "k2"])
+    hot = spine.selectExpr("if(id < 300, 0, id) as id", "k2")  # key 0 has 600 rows: about 30 sampled
+    assert not broadcast.spine_fits(hot, ["id", "k2"])
+    # null keys group together, as in the macro's group-by
+    assert not broadcast.spine_fits(spine.selectExpr("if(id < 300, null, id) as id", "k2"), ["id", "k2"])
+    assert broadcast.spine_fits(spark.range(0).selectExpr("id"), ["id"])  # empty: fits
+    monkeypatch.setattr(broadcast, "BROADCAST_MAX_ROWS", 1999)  # the row count is exact
+    assert not broadcast.spine_fits(spine, ["id", "k2"])
+
+
 def test_broadcast_engine_refuses_unkeyed_joins_and_map_columns(spark):
     left, right = _ts_frames(spark)
     with pytest.raises(ValueError) as error:

@@ -10,8 +10,8 @@ builds the same plans with DataFrame operations for dbt Python models:
   join whose pairs join the same aggregate.
 - ``broadcast``: the distinct left rows are broadcast, the right rows stream past them, and
   one hash aggregate per left row takes Spark's own aggregates over each window's pairs.
-- ``auto``: broadcast when one job on ``left_df`` finds at most BROADCAST_MAX_ROWS rows and
-  BROADCAST_MAX_ROWS_PER_KEY rows per key (asof_join's rule), else union.
+- ``auto``: broadcast when ``left_df`` has at most BROADCAST_MAX_ROWS rows and
+  BROADCAST_MAX_ROWS_PER_KEY rows per key (asof_join's rule and its sampled check), else union.
 """
 
 from __future__ import annotations
@@ -25,7 +25,12 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from temporal_joins import _validation as v
-from temporal_joins.asof.broadcast import BROADCAST_MAX_ROWS, BROADCAST_MAX_ROWS_PER_KEY, ungroupable_columns
+from temporal_joins.asof.broadcast import (
+    BROADCAST_MAX_ROWS,
+    BROADCAST_MAX_ROWS_PER_KEY,
+    spine_fits,
+    ungroupable_columns,
+)
 
 MACRO = "window_aggregate"
 DIRECTIONS = ("backward", "forward")
@@ -466,8 +471,8 @@ def window_aggregate(
         ``union``: running sums over one union of both sides (one shuffle, one sort, for any
         number of windows; min/max from a bucketed band join); ``broadcast``: the distinct
         left rows are broadcast and every aggregate is taken over the pairs; ``auto``:
-        broadcast when one job on ``left_df`` finds at most BROADCAST_MAX_ROWS rows and
-        BROADCAST_MAX_ROWS_PER_KEY rows per key, else union.
+        broadcast when ``left_df`` has at most BROADCAST_MAX_ROWS rows and
+        BROADCAST_MAX_ROWS_PER_KEY rows per key (asof_join's rule), else union.
 
     Returns
     -------
@@ -503,26 +508,9 @@ def window_aggregate(
     """
     s = build_spec(**locals())  # first statement: the locals are exactly the arguments
     if s.strategy == "auto":
-        from temporal_joins.asof.broadcast import broadcast_fits
-        from temporal_joins.asof.spec import AsofSpec
-
-        probe = AsofSpec(
-            s.by,
-            s.left_time,
-            s.right_time,
-            None,
-            None,
-            s.kind,
-            "backward",
-            True,
-            None,
-            "left",
-            s.left_columns,
-            (),
-            (),
-            "auto",
-        )
-        s = _with_strategy(s, "broadcast" if broadcast_fits(left_df, probe) else "union")
+        # asof_join's rule (temporal_joins.asof.broadcast.spine_fits), on the left keys
+        fits = bool(s.by) and not ungroupable_columns(left_df) and spine_fits(left_df, [left for left, _ in s.by])
+        s = _with_strategy(s, "broadcast" if fits else "union")
     p = _Plan(left_df, right_df, s)
     grouped = (
         _union_grouped(left_df, right_df, p) if s.strategy == "union" else _broadcast_grouped(left_df, right_df, p)

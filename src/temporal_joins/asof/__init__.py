@@ -117,8 +117,10 @@ def asof_join(
         SortMergeAsOfJoin, keyed joins, Spark >= 4.3), ``arrow`` (vectorized merge per
         bucket; without keys over ranges of time), ``union`` (the macro's union strategy:
         one shuffle, one sort and one window per time order; keyed joins); ``auto`` picks
-        broadcast when one query on ``left_df`` finds at most BROADCAST_MAX_ROWS rows and
-        BROADCAST_MAX_ROWS_PER_KEY rows per key, else union for keyed joins, else arrow.
+        broadcast when ``left_df`` has at most BROADCAST_MAX_ROWS rows and
+        BROADCAST_MAX_ROWS_PER_KEY rows per key (counted on a sample of about
+        STATS_SAMPLE_ROWS rows for bigger spines: two cheap jobs), else union for keyed
+        joins, else arrow.
 
     Returns
     -------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import pyarrow.compute as pc
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
@@ -18,6 +19,8 @@ from temporal_joins.asof.spec import MACRO, AsofSpec
 # auto's rule: the same defaults as the macro's vars temporal_joins_broadcast_max_rows(_per_key)
 BROADCAST_MAX_ROWS = 2_000_000
 BROADCAST_MAX_ROWS_PER_KEY = 2
+STATS_SAMPLE_ROWS = 100_000  # rows per key are counted on a sample of about this many left rows
+STATS_SAMPLE_SEED = 7
 
 
 def ungroupable_columns(df: DataFrame) -> list[str]:
@@ -31,9 +34,30 @@ def broadcast_fits(left_df: DataFrame, s: AsofSpec) -> bool:
     """auto's rule (the macro's _asof_auto_strategy): keyed, groupable, small, few rows per key."""
     if not s.by or ungroupable_columns(left_df):
         return False
-    counts = left_df.groupBy(*[F.col(f"`{left}`") for left, _ in s.by]).agg(F.count(F.lit(1)).alias("n"))
-    rows, per_key = counts.agg(F.sum("n"), F.max("n")).first()
-    return (rows or 0) <= BROADCAST_MAX_ROWS and (per_key or 0) <= BROADCAST_MAX_ROWS_PER_KEY
+    return spine_fits(left_df, [left for left, _ in s.by])
+
+
+def spine_fits(left_df: DataFrame, keys: list[str]) -> bool:
+    """At most BROADCAST_MAX_ROWS rows (counted exactly) and at most BROADCAST_MAX_ROWS_PER_KEY rows per
+    key, counted on a random sample of about STATS_SAMPLE_ROWS rows when the left side is bigger.
+
+    Why a sample: a group-by over every key of a 1M-row spine takes about 1 s, as long as a tenth of the
+    broadcast join it decides on; the count and the sample's keys (hashed, fetched as Arrow) take about
+    0.25 s. A spine within the rule always passes (a key's sample count is at most its row count); a hot
+    key (hundreds of rows) always fails; a few keys just over the limit may pass, which costs little.
+    The choice never changes the rows, only the plan."""
+    rows = left_df.count()
+    if rows > BROADCAST_MAX_ROWS:
+        return False
+    fraction = min(1.0, STATS_SAMPLE_ROWS / max(rows, 1))
+    # one long per row, whatever the key types; null keys hash alike, as group-by groups them
+    hashed = left_df.select(F.xxhash64(*[F.col(f"`{k}`") for k in keys]).alias("k"))
+    if fraction < 1.0:
+        hashed = hashed.where(F.rand(STATS_SAMPLE_SEED) < fraction)
+    column = hashed.toArrow().column("k")
+    if len(column) == 0:
+        return True
+    return pc.max(pc.value_counts(column).field("counts")).as_py() <= BROADCAST_MAX_ROWS_PER_KEY
 
 
 def _best_order(s: AsofSpec, lt, rt, rcol):
