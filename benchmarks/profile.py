@@ -124,6 +124,11 @@ def _rows(n: float | None) -> str:
     return f"{int(n):,}" if n else ""
 
 
+def _flow(rows: float | None, size: float | None) -> str:
+    """'1,234 rows 5.0 MiB', or nothing when nothing moved."""
+    return f"{_rows(rows)} rows {_size(size)}".strip() if rows or size else ""
+
+
 def render(title: str, elapsed_s: float, profile: dict) -> str:
     """One run's profile as markdown: its stages, then its operators with a time metric, slowest first."""
     lines = [f"### {title}: {elapsed_s:.2f} s", ""]
@@ -140,8 +145,8 @@ def render(title: str, elapsed_s: float, profile: dict) -> str:
         lines.append(
             f"| {s['id']} | {s['tasks']} | {s['wall_s'] or 0:.2f} | {s['run_s']:.2f} | {s['cpu_s']:.2f} "
             f"| {s['gc_s']:.2f} | {_rows(s['input_rows'])} "
-            f"| {_rows(s['shuffle_read_rows'])} rows {_size(s['shuffle_read_bytes'])} "
-            f"| {_rows(s['shuffle_write_rows'])} rows {_size(s['shuffle_write_bytes'])} "
+            f"| {_flow(s['shuffle_read_rows'], s['shuffle_read_bytes'])} "
+            f"| {_flow(s['shuffle_write_rows'], s['shuffle_write_bytes'])} "
             f"| {_size(s['spill_bytes'])} | {_size(s['peak_memory'])} | {s['name'][:60]} |"
         )
     timed = [op for op in profile["operators"] if any(k in op["metrics"] for k in TIME_METRICS)]
