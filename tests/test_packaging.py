@@ -41,6 +41,11 @@ def test_one_version_everywhere():
 
     python = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
     dbt = yaml.safe_load((REPO / "dbt_project.yml").read_text())["version"]
-    changelog = next(line for line in (REPO / "CHANGELOG.md").read_text().splitlines() if line.startswith("## "))
+    # the latest release's heading (an "Unreleased" section above it collects changes not yet released)
+    changelog = next(
+        line
+        for line in (REPO / "CHANGELOG.md").read_text().splitlines()
+        if line.startswith("## ") and line != "## Unreleased"
+    )
     assert python == dbt == temporal_joins.__version__, (python, dbt, temporal_joins.__version__)
     assert changelog.startswith(f"## {python} "), changelog
