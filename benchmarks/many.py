@@ -513,11 +513,7 @@ def main(argv=None) -> int:
     p.add_argument("--timeout", type=float, default=1800)
     p.add_argument("--shuffle-partitions", type=int, default=200)
     p.add_argument("--driver-memory", default=os.environ.get("TEMPORAL_JOINS_BENCH_DRIVER_MEMORY", "4g"))
-    p.add_argument(
-        "--profile",
-        action="store_true",
-        help="also write PROFILE.md: the stages and operators of each contender's median run",
-    )
+    profile.add_flag(p)
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
     n = SIZES[args.size]

@@ -85,6 +85,11 @@ class StageSource:
         seq = s.stageList(None, default(2), default(3), default(4), default(5))
         return json.loads(self._mapper.writeValueAsString(seq))
 
+    def sql_executions(self, details: bool) -> list[dict]:
+        """The SQL executions with (details) their plan nodes and metrics; REST only."""
+        flag = "true" if details else "false"
+        return self._get(f"/sql?details={flag}&planDescription=false&offset=0&length=100000")
+
     def longest_task(self, stage_id: int, attempt: int) -> dict | None:
         if self.kind == "rest":
             tasks = self._get(f"/stages/{stage_id}/{attempt}/taskList?sortBy=-runtime&length=1")

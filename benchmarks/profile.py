@@ -62,7 +62,7 @@ def _when(stamp: str | None) -> datetime | None:
 
 def max_sql_id(stages) -> int:
     """The highest SQL execution id so far (-1 if none): a run's queries are those above it."""
-    executions = stages._get("/sql?details=false&offset=0&length=100000")
+    executions = stages.sql_executions(details=False)
     return max((int(e["id"]) for e in executions), default=-1)
 
 
@@ -92,7 +92,7 @@ def collect(stages, after_stage_id: int, after_sql_id: int) -> dict:
             }
         )
     operators = []
-    for execution in stages._get("/sql?details=true&planDescription=false&offset=0&length=100000"):
+    for execution in stages.sql_executions(details=True):
         if int(execution["id"]) <= after_sql_id:
             continue
         for node in execution.get("nodes", []):
@@ -165,6 +165,15 @@ def render(title: str, elapsed_s: float, profile: dict) -> str:
             f"| {sizes} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def add_flag(parser) -> None:
+    """--profile, the same for every benchmark that writes PROFILE.md."""
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="also write PROFILE.md: the stages and operators of each contender's median run",
+    )
 
 
 def take_median(runs: list[dict]) -> dict | None:

@@ -328,11 +328,7 @@ def main(argv=None) -> int:
         help="a Spark SQL setting for every run (repeatable), e.g. "
         "spark.sql.adaptive.coalescePartitions.enabled=false to see per-task skew on hotkey",
     )
-    p.add_argument(
-        "--profile",
-        action="store_true",
-        help="also write PROFILE.md: the stages and operators of each contender's median run",
-    )
+    profile.add_flag(p)
     p.add_argument("--out", type=Path, default=None, help="results directory (default benchmarks/results/<size>)")
     p.add_argument(
         "--merge-from",

@@ -509,8 +509,7 @@ def window_aggregate(
     s = build_spec(**locals())  # first statement: the locals are exactly the arguments
     if s.strategy == "auto":
         # asof_join's rule (temporal_joins.asof.broadcast.spine_fits), on the left keys
-        fits = bool(s.by) and not ungroupable_columns(left_df) and spine_fits(left_df, [left for left, _ in s.by])
-        s = _with_strategy(s, "broadcast" if fits else "union")
+        s = _with_strategy(s, "broadcast" if spine_fits(left_df, [left for left, _ in s.by]) else "union")
     p = _Plan(left_df, right_df, s)
     grouped = (
         _union_grouped(left_df, right_df, p) if s.strategy == "union" else _broadcast_grouped(left_df, right_df, p)

@@ -32,20 +32,21 @@ def ungroupable_columns(df: DataFrame) -> list[str]:
 
 def broadcast_fits(left_df: DataFrame, s: AsofSpec) -> bool:
     """auto's rule (the macro's _asof_auto_strategy): keyed, groupable, small, few rows per key."""
-    if not s.by or ungroupable_columns(left_df):
-        return False
     return spine_fits(left_df, [left for left, _ in s.by])
 
 
 def spine_fits(left_df: DataFrame, keys: list[str]) -> bool:
-    """At most BROADCAST_MAX_ROWS rows (counted exactly) and at most BROADCAST_MAX_ROWS_PER_KEY rows per
-    key, counted on a random sample of about STATS_SAMPLE_ROWS rows when the left side is bigger.
+    """Keys given, no ungroupable left column, at most BROADCAST_MAX_ROWS rows (counted exactly) and at
+    most BROADCAST_MAX_ROWS_PER_KEY rows per key, counted on a random sample of about STATS_SAMPLE_ROWS
+    rows when the left side is bigger.
 
     Why a sample: a group-by over every key of a 1M-row spine takes about 1 s, as long as a tenth of the
     broadcast join it decides on; the count and the sample's keys (hashed, fetched as Arrow) take about
     0.25 s. A spine within the rule always passes (a key's sample count is at most its row count); a hot
     key (hundreds of rows) always fails; a few keys just over the limit may pass, which costs little.
     The choice never changes the rows, only the plan."""
+    if not keys or ungroupable_columns(left_df):
+        return False
     rows = left_df.count()
     if rows > BROADCAST_MAX_ROWS:
         return False
