@@ -1,6 +1,7 @@
 # Two entry points, both idempotent on a fresh clone:
 #   make demo   set up, then build the demo project on an in-process local Spark and print joined rows
-#   make test   set up, then run the whole test suite (what .ci/run calls)
+#   make test   set up, then run the whole test suite (what .ci/run calls) and, beside it, the Spark
+#               matrix: the compatibility part on pyspark 3.5 and 4.0 (tools/matrix.py), then a summary
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -33,8 +34,18 @@ setup: $(STAMP) integration_tests/dbt_packages/temporal_joins
 demo: setup
 	@$(PY) scripts/demo.py
 
+# MATRIX_ARGS=--serial runs the matrix after the main suite instead of beside it
+MATRIX_ARGS ?=
 test: setup
-	$(PY) -m pytest tests --durations=25
+	$(PY) -m tools.matrix test --python $(PYTHON) $(MATRIX_ARGS) -- tests --durations=25
+
+# make matrix: only the Spark matrix (its venvs under $(TEMPORAL_JOINS_STATE)/matrix, built once), e.g.
+#   make matrix MATRIX_ENVS=spark-3.5 PYTEST_ARGS="-k asof_differential"
+MATRIX_ENVS ?=
+PYTEST_ARGS ?=
+.PHONY: matrix
+matrix: setup
+	$(PY) -m tools.matrix run $(MATRIX_ENVS) --python $(PYTHON) -- $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(TEMPORAL_JOINS_STATE) $(TEMPORAL_JOINS_HIVE_HOME) target integration_tests/target integration_tests/dbt_packages .pytest_cache

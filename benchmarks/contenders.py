@@ -29,6 +29,7 @@ class Scenario:
     by: list[str]  # ["id"] or [] (nokey)
     left_files: str = ""
     right_glob: str = ""
+    left_rows: int = 0  # what auto's compile-time count finds
 
     @property
     def keyed(self) -> bool:
@@ -60,19 +61,32 @@ class Contender:
 OUR_STRATEGIES = ("auto", "union", "exploding", "broadcast")
 
 
-def render_calls(left: str = LEFT_VIEW, right: str = RIGHT_VIEW) -> list[dict]:
-    """The asof_join calls to render (each strategy, keyed and unkeyed), plus the compile-time
-    queries: auto's statistics (keyed) and union's time quantiles (without keys). `left`/`right`
-    should be catalog tables: auto can only look up a relation (a one-part name may be a CTE)."""
-    calls = [
-        {"id": "auto_stats:keyed", "macro": "_asof_auto_stats_sql", "kwargs": {"relation_sql": left, "keys": ["id"]}},
-        # union without keys: the quantiles of the right times (its time ranges)
-        {
-            "id": "time_splits:nokey",
-            "macro": "_asof_time_splits_sql",
-            "kwargs": {"relation_sql": right, "right_time": "ts", "kind": "numeric_integral"},
-        },
-    ]
+AUTO_MAX_ROWS = 2_000_000  # var temporal_joins_broadcast_max_rows's default
+
+
+def auto_stats_call(call_id: str, relation: str, keys: list[str], rows: int) -> dict:
+    """The per-key query `auto` runs while dbt compiles (rendered for the left side's row count)."""
+    return {
+        "id": call_id,
+        "macro": "_asof_auto_stats_sql",
+        "kwargs": {"relation_sql": relation, "keys": keys, "rows": max(rows, 1)},
+    }
+
+
+def run_auto_compile_queries(spark, relation: str, stats_sql: str, rows: int) -> None:
+    """What dbt runs while compiling a model with strategy='auto' (timed with the join, as a user waits
+    for both): the left side's count, then, within the row limit, the per-key count on a sample."""
+    spark.sql(f"select count(*) from {relation}").collect()
+    if rows <= AUTO_MAX_ROWS:
+        spark.sql(stats_sql).collect()
+
+
+def render_calls(left: str = LEFT_VIEW, right: str = RIGHT_VIEW, left_rows: int = 0) -> list[dict]:
+    """The asof_join calls to render (each strategy, keyed and unkeyed), plus auto's compile-time
+    per-key query for a left side of `left_rows` rows. `left`/`right` should be catalog tables: auto
+    can only look up a relation (a one-part name may be a CTE). Without keys nothing runs while
+    compiling: union measures its time ranges when the query runs."""
+    calls = [auto_stats_call("auto_stats:keyed", left, ["id"], left_rows)]
     for strategy in OUR_STRATEGIES:
         for keyed in (True, False):
             if strategy == "broadcast" and not keyed:
@@ -106,11 +120,8 @@ def render_with_dbt(calls: list[dict], scratch: Path | None = None) -> dict[str,
 def _sql_builder(sqls: dict[str, str], strategy: str):
     def build(spark, scenario: Scenario):
         keyed = "keyed" if scenario.keyed else "nokey"
-        # the compile-time queries (dbt runs them while compiling the model): timed with the join
         if strategy == "auto" and scenario.keyed:
-            spark.sql(sqls["auto_stats:keyed"]).collect()
-        if strategy in ("auto", "union") and not scenario.keyed:
-            spark.sql(sqls["time_splits:nokey"]).collect()
+            run_auto_compile_queries(spark, LEFT_VIEW, sqls["auto_stats:keyed"], scenario.left_rows)
         return spark.sql(sqls[f"{strategy}:{keyed}"])
 
     return build

@@ -19,6 +19,9 @@ Variants (all derived from the ascending base):
   bucketed<B>  Spark tables bucketed (and sorted) by id into B buckets, made from asc
   powerlaw<a>  a skewed spine: N labels over ids whose label counts follow a Zipf law with
                exponent a (capped at POWERLAW_CAP), FEATURES_PER_LABEL feature rows per label
+  hot<p>  one id (HOT_ID) holds p% of both the N labels and the features (an "unknown" customer, a
+          house account, a market index); every other id 1-8 labels; FEATURES_PER_LABEL feature
+          rows per label
 """
 
 from __future__ import annotations
@@ -138,6 +141,41 @@ def generate_powerlaw(n: int, a: float):
     return left, pa.table({"id": rid, "ts": rts, "value": values}, schema=RIGHT_SCHEMA)
 
 
+def hot_share(variant: str) -> float:
+    """'hot60' -> 0.60: the hot id's share of the labels and of the features."""
+    share = int(variant[len("hot") :]) / 100
+    if not 0 < share < 1:
+        raise ValueError(f"hot share must be between 0 and 100 percent, got {variant!r}")
+    return share
+
+
+def generate_hot(n: int, share: float):
+    """(left, right) for n labels: `share` of them and of the feature rows on HOT_ID, the rest over ids
+    with 1-8 labels each (uniform); FEATURES_PER_LABEL feature rows per label; times uniform in the year,
+    feature rows unique on (id, ts) (the hot id's drawn without repeats)."""
+    rng = np.random.default_rng([SEED, n, int(share * 1000), 17])
+    hot = int(round(n * share))
+    counts = rng.integers(1, 9, size=max(n - hot, 1))
+    counts = counts[: int(np.searchsorted(np.cumsum(counts), n - hot)) + 1]
+    counts[-1] -= max(0, int(counts.sum()) - (n - hot))
+    ids = np.arange(HOT_ID + 1, HOT_ID + 1 + len(counts), dtype=np.int64)
+    lid = np.concatenate([np.full(hot, HOT_ID, dtype=np.int64), np.repeat(ids, counts)])
+    lts = rng.integers(0, MAX_TS + 1, size=len(lid), dtype=np.int64)
+    llab = rng.integers(0, 2, size=len(lid), dtype=np.int32)
+    hot_features = min(hot * FEATURES_PER_LABEL, MAX_TS + 1)
+    rid = np.concatenate([np.full(hot_features, HOT_ID, dtype=np.int64), np.repeat(ids, counts * FEATURES_PER_LABEL)])
+    rts = np.concatenate(
+        [
+            rng.choice(MAX_TS + 1, size=hot_features, replace=False).astype(np.int64),
+            rng.integers(0, MAX_TS + 1, size=len(rid) - hot_features, dtype=np.int64),
+        ]
+    )
+    lid, lts, llab = _unique_sorted(lid, lts, llab)
+    rid, rts, values = _unique_sorted(rid, rts, rng.normal(0.0, 1.0, len(rid)))
+    left = pa.table({"id": lid, "ts": lts, "label": llab}, schema=LEFT_SCHEMA)
+    return left, pa.table({"id": rid, "ts": rts, "value": values}, schema=RIGHT_SCHEMA)
+
+
 def _chunks(n: int) -> int:
     return (n + CHUNK - 1) // CHUNK
 
@@ -172,12 +210,16 @@ def files(n: int, variant: str) -> Files:
 def ensure(n: int, variant: str, log=print) -> Files:
     """Generate (once) the parquet files a scenario needs; returns their locations."""
     base = DATA_DIR / f"n{n}"
-    if variant.startswith("powerlaw"):
+    skewed = {"powerlaw": lambda v: generate_powerlaw(n, powerlaw_exponent(v))}
+    if variant != "hotkey":
+        skewed["hot"] = lambda v: generate_hot(n, hot_share(v))
+    family = next((f for f in skewed if variant.startswith(f)), None)
+    if family is not None:
         d = base / variant
         if not _done(d):
             log(f"generating n={n} {variant} ...")
             _fresh(d)
-            left, right = generate_powerlaw(n, powerlaw_exponent(variant))
+            left, right = skewed[family](variant)
             pq.write_table(left, d / "left.parquet")
             for i, part in enumerate(np.array_split(np.arange(len(right)), max(1, _chunks(n)))):
                 pq.write_table(right.take(part), d / "right" / f"part-{i:05d}.parquet")

@@ -48,6 +48,7 @@ from tools import dbt_render
 from tools.spark_session import local_session
 
 from . import generate, metrics, profile, report
+from .contenders import auto_stats_call, run_auto_compile_queries
 from .run import _plain, summarise
 
 RESULTS = Path(__file__).resolve().parent / "results" / "many"
@@ -138,8 +139,9 @@ def _entries(prefix_relation: str) -> list[dict]:
     ]
 
 
-def render_calls() -> list[dict]:
-    """Our macro calls over the catalog tables, and the compile-time queries dbt runs for them."""
+def render_calls(spine_rows: int) -> list[dict]:
+    """Our macro calls over the catalog tables, and auto's compile-time per-key queries (the time-to-live
+    bounds are measured when the query runs)."""
     spine = f"{DATABASE}.spine"
     calls = [
         {
@@ -147,12 +149,9 @@ def render_calls() -> list[dict]:
             "macro": "asof_join_many",
             "kwargs": {"left": {"relation": spine}, "left_time": "ts", "rights": _entries(f"{DATABASE}.")},
         },
-        {"id": "bounds", "macro": "_asof_prune_bounds_sql", "kwargs": {"relation_sql": spine, "left_time": "ts"}},
     ]
     for key in ("id", "account_id"):
-        calls.append(
-            {"id": f"stats:{key}", "macro": "_asof_auto_stats_sql", "kwargs": {"relation_sql": spine, "keys": [key]}}
-        )
+        calls.append(auto_stats_call(f"stats:{key}", spine, [key], spine_rows))
     for i, entry in enumerate(_entries(f"{DATABASE}.")):
         calls.append(
             {
@@ -263,16 +262,15 @@ class Contender:
 
 
 def _ours_one_pass(b):
-    # what dbt runs while the model compiles: auto's statistics per key set, the time-to-live bounds
+    # what dbt runs while the model compiles: auto's statistics per key set
     for key in ("id", "account_id"):
-        b.spark.sql(b.sqls[f"stats:{key}"]).collect()
-    b.spark.sql(b.sqls["bounds"]).collect()
+        run_auto_compile_queries(b.spark, f"{DATABASE}.spine", b.sqls[f"stats:{key}"], b.spine_rows)
     return b.spark.sql(b.sqls["one_pass"])
 
 
 def _ours_chained(b):
-    b.spark.sql(b.sqls["stats:id"]).collect()  # the first call's left is a relation: auto's query
-    b.spark.sql(b.sqls["bounds"]).collect()  # ... and its time-to-live bounds
+    # the first call's left is a relation: auto's statistics
+    run_auto_compile_queries(b.spark, f"{DATABASE}.spine", b.sqls["stats:id"], b.spine_rows)
     return b.spark.sql(chained_sql(b.sqls))
 
 
@@ -324,8 +322,11 @@ class ManyBench:
         for name in ("spine", *VIEWS):
             spark.sql(f"drop table if exists {DATABASE}.{name}")
             spark.sql(f"create table {DATABASE}.{name} using parquet location '{self.data / name}'")
+        self.spine_rows = spark.table(f"{DATABASE}.spine").count()
         self.sqls = dbt_render.render_calls(
-            render_calls(), dbt_render.PACKAGE_ONLY, scratch=Path(tempfile.mkdtemp(prefix="tj_bench_many_"))
+            render_calls(self.spine_rows),
+            dbt_render.PACKAGE_ONLY,
+            scratch=Path(tempfile.mkdtemp(prefix="tj_bench_many_")),
         )
         spark.conf.set("spark.sql.shuffle.partitions", str(shuffle_partitions))  # dbt's session re-applied its own
         self.stages = metrics.StageSource(spark, profiling=profiling)

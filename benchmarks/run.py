@@ -45,6 +45,7 @@ SIZES = {
         "bucketed20": [10_000],
         "bucketed160": [10_000],
         "powerlaw2.0": [100_000],
+        "hot60": [100_000],
     },
     "full": {
         "asc": [1_000, 10_000, 100_000, 1_000_000],
@@ -55,6 +56,8 @@ SIZES = {
         "nokey": [100_000, 1_000_000],
         **{f"bucketed{b}": [100_000] for b in BUCKETS},
         **{f"powerlaw{a}": [1_000_000] for a in POWERLAW_EXPONENTS},
+        # one id holds 60% / 90% of both sides (benchmarks/generate.py, hot<p>)
+        **{f"hot{p}": [1_000_000, 2_000_000] for p in (60, 90)},
     },
 }
 
@@ -116,8 +119,11 @@ class Bench:
                 self.spark.sql(f"create table {table} using parquet location '{path}'")
         self.spark.table(left_table).createOrReplaceTempView(C.LEFT_VIEW)
         self.spark.table(right_table).createOrReplaceTempView(C.RIGHT_VIEW)
+        scenario.left_rows = self.spark.table(left_table).count()
         # our SQL, rendered for these tables (auto's choice depends on the data)
-        self.sqls.update(C.render_with_dbt(C.render_calls(left_table, right_table), self.render_dir))
+        self.sqls.update(
+            C.render_with_dbt(C.render_calls(left_table, right_table, scenario.left_rows), self.render_dir)
+        )
         # dbt's session connection re-applies the profile's settings (4 shuffle partitions) to this
         # session; every run sets its own, but the report reads the session's value
         self.spark.conf.set("spark.sql.shuffle.partitions", str(self.shuffle_partitions))

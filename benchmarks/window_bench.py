@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 
 from benchmarks import generate, metrics, report
-from benchmarks.contenders import render_with_dbt
+from benchmarks.contenders import auto_stats_call, render_with_dbt, run_auto_compile_queries
 from benchmarks.environment import REPO
 from benchmarks.run import _loadavg, _short, make_session
 
@@ -277,8 +277,8 @@ def contenders(spark, sqls: dict, n: int, naive_max_n: int):
 
     def ours_auto(cid="auto", windows=WINDOWS):
         def build():
-            # auto's compile-time statistics query, as dbt runs it while compiling the model
-            spark.sql(sqls["auto_stats"]).collect()
+            # auto's compile-time queries, as dbt runs them while compiling the model
+            run_auto_compile_queries(spark, f"{DATABASE}.labels", sqls["auto_stats"], sqls["labels_rows"])
             return spark.sql(sqls[cid]), windows
 
         return build
@@ -325,15 +325,10 @@ def render(spark, log) -> dict:
     calls = [macro_call(s, s) for s in ("auto", "union", "broadcast")] + [range_join_call()]
     for strategy, _, cid, windows in window_series():
         calls.append(macro_call(cid, strategy, windows))
-    calls.append(
-        {
-            "id": "auto_stats",
-            "macro": "_asof_auto_stats_sql",
-            "kwargs": {"relation_sql": f"{DATABASE}.labels", "keys": ["id"]},
-        }
-    )
+    rows = spark.table(f"{DATABASE}.labels").count()
+    calls.append(auto_stats_call("auto_stats", f"{DATABASE}.labels", ["id"], rows))
     # dbt's session connection is this SparkSession: auto looks the left side up while rendering
-    return render_with_dbt(calls, generate.DATA_DIR / "dbt_window")
+    return {**render_with_dbt(calls, generate.DATA_DIR / "dbt_window"), "labels_rows": rows}
 
 
 SERIES_NAMES = {"auto": "ours (default)", "union": "ours union"}
@@ -505,8 +500,8 @@ def run_n(spark, n: int, args, only, commit) -> list[dict]:
             continue
 
         def build(cid=cid, windows=windows, strategy=strategy):
-            if strategy == "auto":
-                spark.sql(sqls["auto_stats"]).collect()  # auto's compile-time query
+            if strategy == "auto":  # auto's compile-time queries
+                run_auto_compile_queries(spark, f"{DATABASE}.labels", sqls["auto_stats"], sqls["labels_rows"])
             return spark.sql(sqls[cid]), windows
 
         record = bench.measure(f"{SERIES_NAMES[strategy]}, {k} windows", lambda b=build: bench.spark_run(b), None)

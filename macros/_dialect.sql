@@ -102,3 +102,42 @@
 {% macro _tj_absent(dialect) %}
   {{ return('null') }}
 {% endmacro %}
+
+{#-
+  A time as the joins compare it: NaN becomes null, so a NaN time never matches, like a null (Spark and
+  Hive both order NaN above every number and hold it equal to itself, so it would otherwise match the
+  greatest times). state: _tj_nan_state; 'maybe' (a CTE's column of unknown type) tests the text, which
+  works on any type. Hive also turns -0.0 into 0.0: its sort puts -0.0 before 0.0, which SQL holds equal.
+-#}
+{% macro _tj_time_value(expr, state, dialect) %}
+  {%- if state is none -%}{{ return(expr) }}{%- endif -%}
+  {%- if state == 'maybe' -%}
+    {{ return("case when cast(" ~ expr ~ " as string) = 'NaN' then null else " ~ expr ~ " end") }}
+  {%- elif dialect == 'hive' -%}
+    {{ return("case when " ~ expr ~ " = cast('NaN' as double) then null else " ~ expr ~ " + 0.0 end") }}
+  {%- endif -%}
+  {{ return('case when isnan(' ~ expr ~ ') then null else ' ~ expr ~ ' end') }}
+{% endmacro %}
+
+{#-
+  A join key as a join or window compares it. Floating-point keys compare by value, NaN equal to NaN and
+  -0.0 to 0.0, as Spark's joins, aggregates and windows normalize them. Hive 2.3 does not: its hash joins
+  hold -0.0 and 0.0 apart and its map joins never match NaN, so a float key joins as its text
+  (join=true) and partitions as itself plus 0.0 (tools/hive/FINDINGS.md). is_float: either side's key
+  is a float or double column.
+-#}
+{% macro _tj_key_value(expr, is_float, dialect, join=false) %}
+  {%- if dialect != 'hive' or not is_float -%}{{ return(expr) }}{%- endif -%}
+  {{ return(('cast(' ~ expr ~ ' + 0.0 as string)') if join else '(' ~ expr ~ ' + 0.0)') }}
+{% endmacro %}
+
+{#-
+  Whether the dialect computes an uncorrelated scalar subquery inside a query (a filter's bound, a bucket
+  width), so what the joins measure of their inputs (time-to-live bounds, time ranges, an interval
+  join's reach and bin) is measured when the query runs, not while dbt compiles. Hive 2.3 without CBO
+  rejects scalar subqueries outside top-level conjuncts (tools/hive/FINDINGS.md): its flavour measures
+  them with one query at compile time, unless var('temporal_joins_compile_queries') is false.
+-#}
+{% macro _tj_run_time_scalars(dialect) %}
+  {{ return(dialect != 'hive') }}
+{% endmacro %}

@@ -162,13 +162,36 @@
     {{ temporal_joins._tj_fail(macro_name, argument, allowed, value) }}
   {%- endif -%}
   {%- set columns = none -%}
+  {#- a mapping: a `set` inside the loop below would not outlive it -#}
+  {%- set found = {'rows': none} -%}
   {%- if relation is not none and execute -%}
     {%- set columns = [] -%}
     {%- for c in adapter.get_columns_in_relation(relation) -%}
       {%- do columns.append({'name': c.name, 'dtype': (c.dtype | lower)}) -%}
+      {#- the metastore's row count, when the table has statistics (ANALYZE TABLE; dbt-spark reads them) -#}
+      {%- set stats = c.table_stats if c.table_stats is defined and c.table_stats is mapping else {} -%}
+      {%- if stats.get('stats:rows:value') is number -%}
+        {%- do found.update({'rows': stats.get('stats:rows:value')}) -%}
+      {%- endif -%}
     {%- endfor -%}
   {%- endif -%}
-  {{ return({'sql': sql, 'columns': columns}) }}
+  {{ return({'sql': sql, 'columns': columns, 'rows': found.rows}) }}
+{% endmacro %}
+
+{#-
+  var('temporal_joins_compile_queries', true): whether macros may query their inputs while dbt compiles.
+  What they query is bounded (docs/design.md, "What compiling costs"): asof_join's and window_aggregate's
+  `auto` counts the left rows (metadata, or a count(*) that columnar tables answer from file footers) and
+  counts rows per key on a sample of about 100,000 of at most its row limit; the Hive flavour also
+  measures what Spark measures when the query runs. false: no query at all; `auto` takes union, and the
+  Hive flavour prunes nothing, splits no time ranges and needs bin_size.
+-#}
+{% macro _tj_compile_queries(macro_name) %}
+  {%- set allowed = var('temporal_joins_compile_queries', true) -%}
+  {%- if allowed is not sameas true and allowed is not sameas false -%}
+    {{ temporal_joins._tj_fail(macro_name, 'var temporal_joins_compile_queries', 'true, false', allowed) }}
+  {%- endif -%}
+  {{ return(allowed and execute) }}
 {% endmacro %}
 
 {#-
@@ -193,9 +216,10 @@
   What every two-sided macro checks first: the relations, the keys (each must exist on its
   side) and the prefix. Returns {left_info, right_info, pairs, prefix}.
 -#}
-{% macro _tj_base(macro_name, left, right, by, prefix) %}
+{% macro _tj_base(macro_name, left, right, by, prefix, types=none) %}
   {%- set left_info = temporal_joins._tj_relation(macro_name, 'left', left) -%}
   {%- set right_info = temporal_joins._tj_relation(macro_name, 'right', right) -%}
+  {{ temporal_joins._tj_declare_types(macro_name, [left_info, right_info], types) }}
   {%- set prefix = temporal_joins._tj_prefix(macro_name, prefix) -%}
   {%- set pairs = temporal_joins._tj_keys(macro_name, left_info, right_info, by) -%}
   {{ return({'left_info': left_info, 'right_info': right_info, 'pairs': pairs, 'prefix': prefix}) }}
@@ -218,14 +242,42 @@
             [temporal_joins._tj_identifier(macro_name, argument, value)])[0]) }}
 {% endmacro %}
 
-{#- Find a column by name (Spark and Hive resolve names case-insensitively); none if absent or unknown. -#}
+{#- Find a column by name (Spark and Hive resolve names case-insensitively); none if absent or unknown. A CTE's
+    column is known only by the type `types` declares for it (_tj_declare_types). -#}
 {% macro _tj_find_column(relation_info, name) %}
   {%- if relation_info.columns is not none -%}
     {%- for c in relation_info.columns if c.name | lower == name | lower -%}
       {{ return(c) }}
     {%- endfor -%}
+  {%- elif (name | lower) in relation_info.get('declared', {}) -%}
+    {{ return({'name': name, 'dtype': relation_info.declared[name | lower]}) }}
   {%- endif -%}
   {{ return(none) }}
+{% endmacro %}
+
+{#-
+  `types`: {column: SQL type} for columns of CTE inputs, whose types cannot be looked up: a type known
+  this way counts as the column's own (window_aggregate: the summed and averaged columns decide the
+  arithmetic; the time columns the time kind). Plain type names only (they are spliced into SQL casts):
+  tinyint .. bigint, float, double, decimal(p,s), string, boolean, date, timestamp, timestamp_ntz.
+-#}
+{% macro _tj_declare_types(macro_name, infos, types) %}
+  {%- if types is none or types is undefined -%}{{ return(none) }}{%- endif -%}
+  {%- set allowed = "a mapping of column names to SQL types (tinyint, smallint, int, bigint, float, double, "
+      ~ "decimal(p,s), string, boolean, date, timestamp, timestamp_ntz), such as {'amount': 'decimal(12,2)'}" -%}
+  {%- if types is not mapping -%}{{ temporal_joins._tj_fail(macro_name, 'types', allowed, types) }}{%- endif -%}
+  {%- set declared = {} -%}
+  {%- for name, dtype in types.items() -%}
+    {%- set name = temporal_joins._tj_identifier(macro_name, 'types', name) -%}
+    {%- set t = dtype | lower | replace(' ', '') if dtype is string else '' -%}
+    {%- if not modules.re.match('^(tinyint|smallint|int|integer|bigint|float|double|real|decimal\\(\\d{1,2},\\d{1,2}\\)'
+          ~ '|decimal|string|boolean|date|timestamp|timestamp_ntz|timestamp_ltz)$', t) -%}
+      {{ temporal_joins._tj_fail(macro_name, 'types', allowed, types, 'column ' ~ temporal_joins._tj_repr(name)
+           ~ ' has type ' ~ temporal_joins._tj_repr(dtype)) }}
+    {%- endif -%}
+    {%- do declared.update({name | lower: t}) -%}
+  {%- endfor -%}
+  {%- for info in infos if info.columns is none -%}{%- do info.update({'declared': declared}) -%}{%- endfor -%}
 {% endmacro %}
 
 {#- Every name must exist in its relation when the relation's columns are known. Returns the relation's spelling. -#}
@@ -259,6 +311,23 @@
   {%- elif t == 'date' -%}{{ return('date') }}
   {%- else -%}{{ return('other') }}
   {%- endif -%}
+{% endmacro %}
+
+{#-
+  Whether a time column can hold NaN: 'float' (a float or double column), 'maybe' (its type is not
+  known, a CTE's column, and the kind admits numbers) or none (integers, decimals, timestamps, dates).
+  A NaN time never matches, like a null (_tj_time_value).
+-#}
+{% macro _tj_nan_state(info, column, kind) %}
+  {%- if kind in ['numeric_integral', 'timestamp', 'date'] -%}{{ return(none) }}{%- endif -%}
+  {%- set c = temporal_joins._tj_find_column(info, column) -%}
+  {%- if c is none -%}{{ return('maybe') }}{%- endif -%}
+  {{ return('float' if temporal_joins._tj_is_float(c) else none) }}
+{% endmacro %}
+
+{#- A float or double column (none: unknown). -#}
+{% macro _tj_is_float(column) %}
+  {{ return(column is not none and column.dtype | lower in ['float', 'double', 'real']) }}
 {% endmacro %}
 
 {% macro _tj_kind_family(kind) %}

@@ -7,9 +7,9 @@
 -#}
 {% macro window_aggregate(left, right, left_time=none, right_time=none, by=[], windows=none, aggregates=none,
                           lower_inclusive=false, upper_inclusive=true, direction='backward', prefix='',
-                          strategy='auto') %}
+                          strategy='auto', types=none) %}
   {{ return(adapter.dispatch('window_aggregate', 'temporal_joins')(left, right, left_time, right_time, by, windows,
-            aggregates, lower_inclusive, upper_inclusive, direction, prefix, strategy)) }}
+            aggregates, lower_inclusive, upper_inclusive, direction, prefix, strategy, types)) }}
 {% endmacro %}
 
 {#- The flavours pass the public macro's arguments, as dispatch gives them, on to the spec, whose signature

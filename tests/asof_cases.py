@@ -17,6 +17,11 @@ import numpy as np
 import pandas as pd
 
 KINDS = ("bigint", "double", "timestamp", "date")
+# The double kind's keys are doubles too: one group's key is NaN on both sides, another's is -0.0 or 0.0
+# at random (equal keys, as Spark compares them); its times hold NaN (never matched, like null) and -0.0.
+FLOAT_KEY_KINDS = ("double",)
+NAN_KEY_GROUP, SIGNED_ZERO_KEY_GROUP = 3, 4
+NAN_TIME_SHARE = 0.05
 RIGHT_OUT = ["r_t", "r_v", "r_s", "r_ob", "r_rid"]
 LEFT_COLS = ["k", "t", "lid", "lv"]
 # The tolerance of each kind, in the macro's vocabulary and in each oracle's.
@@ -70,7 +75,11 @@ def _times(rng, kind: str, n: int, base) -> list:
     if kind == "bigint":
         return [int(base + int(s) * 1_000_003) for s in steps]
     if kind == "double":
-        return [float(base + s * 0.5) for s in steps]
+        values = [float(base + s * 0.5) for s in steps]
+        draws = rng.random(size=n)
+        return [
+            math.nan if d < NAN_TIME_SHARE else (-0.0 if v == 0.0 and d > 0.5 else v) for v, d in zip(values, draws)
+        ]
     if kind == "timestamp":
         return [base + dt.timedelta(seconds=int(s) * 60, microseconds=int(rng.integers(0, 3)) * 250_000) for s in steps]
     return [base + dt.timedelta(days=int(s)) for s in steps]
@@ -86,6 +95,17 @@ def _base(rng, kind: str):
     return (EPOCH + dt.timedelta(days=int(rng.integers(-20000, 20000)))).date()
 
 
+def _key(rng, kind: str, g: int):
+    """Group g's key: g, or for the double kind g + 0.5, NaN (NAN_KEY_GROUP) or -0.0 / 0.0 at random."""
+    if kind not in FLOAT_KEY_KINDS:
+        return g
+    if g == NAN_KEY_GROUP:
+        return math.nan
+    if g == SIGNED_ZERO_KEY_GROUP:
+        return -0.0 if rng.random() < 0.5 else 0.0
+    return g + 0.5
+
+
 def generate(kind: str, groups: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     rng = np.random.default_rng(seed)
     left, right = [], []
@@ -96,7 +116,7 @@ def generate(kind: str, groups: int, seed: int) -> tuple[pd.DataFrame, pd.DataFr
         n_right = int(rng.choice([0, 1, 2, 4, 7], p=[0.1, 0.2, 0.25, 0.25, 0.2]))
         for t in _times(rng, kind, n_left, base):
             lid += 1
-            row = {"k": g, "t": t, "lid": lid, "lv": f"l{lid}"}
+            row = {"k": _key(rng, kind, g), "t": t, "lid": lid, "lv": f"l{lid}"}
             r = rng.random()
             if r < 0.04:
                 row["k"] = None  # null key: matches nothing
@@ -108,7 +128,7 @@ def generate(kind: str, groups: int, seed: int) -> tuple[pd.DataFrame, pd.DataFr
         for t in _times(rng, kind, n_right, base):
             rid += 1
             row = {
-                "k": g,
+                "k": _key(rng, kind, g),
                 "t": t,
                 "v": float(rng.integers(-50, 50)) / 4,
                 "s": f"r{rid}",
@@ -134,23 +154,23 @@ def _frame(records: list[dict], columns: list[str], kind: str) -> pd.DataFrame:
     data = {}
     for c in columns:
         values = [r[c] for r in records]
-        if c in ("k", "lid", "ob", "rid") or (c == "t" and kind == "bigint"):
+        if c in ("lid", "ob", "rid") or (c == "k" and kind not in FLOAT_KEY_KINDS) or (c == "t" and kind == "bigint"):
             data[c] = pd.array(values, dtype="Int64")
-        elif c in ("v",) or (c == "t" and kind == "double"):
+        elif c == "v":
             data[c] = pd.array(values, dtype="Float64")
-        else:
+        else:  # double keys and times too: NaN and None stay apart (a Float64 array would make NaN missing)
             data[c] = pd.Series(values, dtype=object)
     return pd.DataFrame(data)
 
 
 def spark_rows(df: pd.DataFrame) -> list[tuple]:
-    """Plain Python values for spark.createDataFrame (no pandas NA objects)."""
+    """Plain Python values for spark.createDataFrame (no pandas NA objects; a float NaN stays NaN)."""
     out = []
     for rec in df.itertuples(index=False, name=None):
         out.append(
             tuple(
                 None
-                if (v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)))
+                if (v is None or v is pd.NA or v is pd.NaT)
                 else (int(v) if isinstance(v, np.integer) else float(v) if isinstance(v, np.floating) else v)
                 for v in rec
             )
@@ -158,9 +178,35 @@ def spark_rows(df: pd.DataFrame) -> list[tuple]:
     return out
 
 
+def key_type(kind: str) -> str:
+    return "double" if kind in FLOAT_KEY_KINDS else "int"
+
+
 def spark_schemas(kind: str) -> tuple[str, str]:
     t = {"bigint": "bigint", "double": "double", "timestamp": "timestamp", "date": "date"}[kind]
-    return (f"k int, t {t}, lid int, lv string", f"k int, t {t}, v double, s string, ob int, rid int")
+    k = key_type(kind)
+    return (f"k {k}, t {t}, lid int, lv string", f"k {k}, t {t}, v double, s string, ob int, rid int")
+
+
+def join_key(values: pd.Series) -> pd.Series:
+    """Keys as the joins compare them, for the oracles: NaN equal to NaN (a stand-in far outside the
+    generated keys), -0.0 equal to 0.0; null stays null."""
+
+    def key(v):
+        if not isinstance(v, float):
+            return None if v is None or v is pd.NA else v
+        return 1e300 if math.isnan(v) else v + 0.0
+
+    return pd.Series([key(v) for v in values], index=values.index, dtype=object)
+
+
+def matchable_time(values: pd.Series) -> pd.Series:
+    """Times as the joins compare them: a NaN time never matches, like null."""
+    return pd.Series(
+        [None if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)) else v for v in values],
+        index=values.index,
+        dtype=object,
+    )
 
 
 def frames(session, groups: int, seed: int) -> dict:
@@ -180,9 +226,9 @@ def frames(session, groups: int, seed: int) -> dict:
 
 
 def winners_per_time(right: pd.DataFrame) -> pd.DataFrame:
-    """Right rows that can win: valid key and time, and per (key, time) the greatest (ob, rid)
-    with a null ob lowest. The oracles then never face a tie."""
-    valid = right.dropna(subset=["k", "t"]).copy()
+    """Right rows that can win: a key and a matchable time, and per (key, time) the greatest (ob, rid)
+    with a null ob lowest. The oracles then never face a tie. `k` holds the join key (join_key)."""
+    valid = right.assign(k=join_key(right["k"]), t=matchable_time(right["t"])).dropna(subset=["k", "t"])
     valid["_ob"] = valid["ob"].fillna(-(10**9))
     valid = valid.sort_values(["k", "t", "_ob", "rid"])
     return valid.groupby(["k", "t"], sort=False).tail(1).drop(columns="_ob")
@@ -193,33 +239,35 @@ def _duckdb_type(kind: str) -> str:
 
 
 def oracle_duckdb(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
-    """backward/forward: DuckDB's ASOF JOIN, the tolerance as an ON predicate."""
+    """backward/forward: DuckDB's ASOF JOIN on the join keys and matchable times, the tolerance as an
+    ON predicate; the left rows come out as they went in."""
     assert case.direction in ("backward", "forward")
     con = duckdb.connect()
-    t = _duckdb_type(case.kind)
-    con.register("l_df", left)
+    t, k = _duckdb_type(case.kind), "DOUBLE" if case.kind in FLOAT_KEY_KINDS else "INTEGER"
+    con.register("l_df", left.assign(kj=join_key(left["k"]), tj=matchable_time(left["t"])))
     con.register("r_df", winners_per_time(right))
     con.execute(
-        f"create table l as select cast(k as integer) k, cast(t as {t}) t, cast(lid as integer) lid, lv from l_df"
+        f"create table l as select cast(k as {k}) k, cast(t as {t}) t, cast(lid as integer) lid, lv, "
+        f"cast(kj as {k}) kj, cast(tj as {t}) tj from l_df"
     )
     con.execute(
-        f"create table r as select cast(k as integer) k, cast(t as {t}) t, v, s, cast(ob as integer) ob, "
+        f"create table r as select cast(k as {k}) k, cast(t as {t}) t, v, s, cast(ob as integer) ob, "
         "cast(rid as integer) rid from r_df"
     )
     op = {("backward", True): ">=", ("backward", False): ">", ("forward", True): "<=", ("forward", False): "<"}[
         (case.direction, case.allow_exact_matches)
     ]
-    on = f"l.k = r.k and l.t {op} r.t"
+    on = f"l.kj = r.k and l.tj {op} r.t"
     if case.tolerance:
         tol = TOLERANCE[case.kind][1]
         if case.kind == "bigint":  # hugeint arithmetic: no overflow at +-2**61
             gap = (
-                "cast(l.t as hugeint) - cast(r.t as hugeint)"
+                "cast(l.tj as hugeint) - cast(r.t as hugeint)"
                 if case.direction == "backward"
-                else "cast(r.t as hugeint) - cast(l.t as hugeint)"
+                else "cast(r.t as hugeint) - cast(l.tj as hugeint)"
             )
         else:
-            gap = "l.t - r.t" if case.direction == "backward" else "r.t - l.t"
+            gap = "l.tj - r.t" if case.direction == "backward" else "r.t - l.tj"
         on += f" and {gap} <= {tol}"
     join = "asof left join" if case.join_type == "left" else "asof join"
     return con.sql(
@@ -228,12 +276,13 @@ def oracle_duckdb(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.Dat
 
 
 def oracle_pandas(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
-    """Any direction (used for nearest): pandas.merge_asof on the rows it accepts
-    (non-null key and time); the other left rows have no match by definition."""
+    """Any direction (used for nearest): pandas.merge_asof on the rows it accepts (a key and a
+    matchable time, compared as the joins compare them); the other left rows have no match by definition."""
     r = winners_per_time(right).rename(columns={c: f"r_{c}" for c in ["v", "s", "ob", "rid"]})
     r = r.assign(r_t=r["t"])
-    on_left = left.dropna(subset=["k", "t"]).copy()
-    rest = left[left["k"].isna() | left["t"].isna()].copy()
+    left = left.assign(_k=join_key(left["k"]), _t=matchable_time(left["t"]))
+    on_left = left.dropna(subset=["_k", "_t"]).copy()
+    rest = left[left["_k"].isna() | left["_t"].isna()].copy()
     # plain numpy dtypes for merge_asof: it mis-sorts nullable extension dtypes
     convert = {
         "timestamp": pd.to_datetime,
@@ -241,18 +290,19 @@ def oracle_pandas(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.Dat
         "bigint": lambda s: s.astype("int64"),
         "double": lambda s: s.astype("float64"),
     }[case.kind]
-    on_left["_on"] = convert(on_left["t"])
+    on_left["_on"] = convert(on_left["_t"])
     r["_on"] = convert(r["t"])
-    on_left["k"] = on_left["k"].astype("int64")
-    r["k"] = r["k"].astype("int64")
+    key = "float64" if case.kind in FLOAT_KEY_KINDS else "int64"
+    on_left["_k"] = on_left["_k"].astype(key)
+    r["_k"] = r["k"].astype(key)
     tolerance = TOLERANCE[case.kind][2] if case.tolerance else None
     if case.kind == "double" and tolerance is not None:
         tolerance = float(tolerance)
     merged = pd.merge_asof(
         on_left.sort_values("_on"),
-        r.drop(columns=["t"]).sort_values("_on"),
+        r.drop(columns=["t", "k"]).sort_values("_on"),
         on="_on",
-        by="k",
+        by="_k",
         direction=case.direction,
         allow_exact_matches=case.allow_exact_matches,
         tolerance=tolerance,
@@ -321,7 +371,8 @@ def _cast_ints(df: pd.DataFrame, kind: str) -> pd.DataFrame:
     df = df.copy()
     for c in ["k", "lid", "r_ob", "r_rid"]:
         if c in df:
-            df[c] = pd.Series([None if pd.isna(v) else int(v) for v in df[c]], index=df.index, dtype=object)
+            number = float if c == "k" and kind in FLOAT_KEY_KINDS else int
+            df[c] = pd.Series([None if pd.isna(v) else number(v) for v in df[c]], index=df.index, dtype=object)
     for c in ["t", "r_t"]:
         if c not in df:
             continue

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from plans import executed_plan, plans_as_written
+from plans import executed_plan, planned_subqueries, plans_as_written
 
 SCHEMA = "tj_plan"
 
@@ -234,6 +234,8 @@ def test_union_without_keys_runs_its_window_per_range_of_time(spark, dbt, plan_t
             assert re.search(r"Exchange hashpartitioning\(tj__trange#\d+", plan), plan
             assert "BroadcastHashJoin" in plan, plan  # the per-range carries join back without a shuffle
             assert re.search(r"\bSort \[tj__t#\d+L? (ASC|DESC)", plan), plan  # sorted by time before the shuffle
+            # the split values: measured when the query runs, planned once for every range id (rows and carries)
+            assert len(planned_subqueries(plan, "percentile_approx")) == 1, plan
             assert "tj__trange" not in single[direction]
             assert "Exchange SinglePartition" in executed_plan(spark, single[direction])
             assert sorted(spark.sql(ranged[direction]).collect()) == sorted(spark.sql(single[direction]).collect()), (

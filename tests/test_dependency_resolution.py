@@ -32,11 +32,11 @@ SCENARIOS = {
     ),
     "spark extra, dbt-spark 1.10": (
         ["temporal_joins[spark] @ {wheel}", "dbt-spark~=1.10.0"],
-        {"dbt-spark": ("1.10.1", "1.11"), "dbt-core": ("1.10", "1.12"), "pyspark": ("4.0", "5"), **RUNTIME},
+        {"dbt-spark": ("1.10.1", "1.11"), "dbt-core": ("1.10", "1.12"), "pyspark": ("3.5", "5"), **RUNTIME},
     ),
     "spark extra, dbt-spark 1.11": (
         ["temporal_joins[spark] @ {wheel}", "dbt-spark~=1.11.0"],
-        {"dbt-spark": ("1.11", "1.12"), "dbt-core": ("1.10", "1.12"), "pyspark": ("4.0", "5"), **RUNTIME},
+        {"dbt-spark": ("1.11", "1.12"), "dbt-core": ("1.10", "1.12"), "pyspark": ("3.5", "5"), **RUNTIME},
     ),
 }
 

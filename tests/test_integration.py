@@ -34,15 +34,18 @@ def test_integration_project_builds_and_every_test_passes(seeded):
     for suffix in ("", "_auto", "_broadcast", "_exploding", "_hive", "_inner"):
         assert f"model.temporal_joins_integration_tests.asof_many_training_set{suffix}" in models
     assert "model.temporal_joins_integration_tests.asof_many_incremental" in models
-    # window_aggregate: the example on both strategies, forward in the Hive flavour, and from Python
+    # window_aggregate: the example on both strategies, forward in the Hive flavour, from Python,
+    # over a CTE of events, and the incremental model over a CTE of new labels
     for name in (
         "window_txn_features",
         "window_txn_features_broadcast",
         "window_txn_outcomes_forward_hive",
         "window_python_features",
+        "window_txn_features_cte",
+        "window_txn_features_incremental",
     ):
         assert f"model.temporal_joins_integration_tests.{name}" in models
-    assert sum("equal_rowset" in t for t in tests) >= 33
+    assert sum("equal_rowset" in t for t in tests) >= 35
     assert sum("no_future_leakage" in t for t in tests) >= 9
 
 

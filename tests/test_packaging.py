@@ -26,6 +26,8 @@ def test_wheel_holds_the_runtime_package_only(tmp_path):
         "temporal_joins/__init__.py",
         "temporal_joins/asof/__init__.py",
         "temporal_joins/asof/merge.py",
+        "temporal_joins/window/__init__.py",
+        "temporal_joins/window/union.py",
         "temporal_joins/dbt_session.py",
     } <= shipped
     # repo tooling (endpoints, Hive engine, render harness, HiveQL export) stays out of the wheel
@@ -49,3 +51,34 @@ def test_one_version_everywhere():
     )
     assert python == dbt == temporal_joins.__version__, (python, dbt, temporal_joins.__version__)
     assert changelog.startswith(f"## {python} "), changelog
+
+
+def test_extras_agree_with_the_spark_matrix():
+    """The pyspark ranges start at the oldest Spark line `make test` runs (tools/matrix.py), Connect's
+    at the oldest line whose Connect tests run; every matrix env's pyspark and dbt fit the ranges."""
+    import tomllib
+    from packaging.requirements import Requirement
+    from packaging.version import Version
+
+    from tools.matrix import ENVS
+
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+
+    def spec(extra: str, name: str):
+        (found,) = [r.specifier for r in map(Requirement, extras[extra]) if r.name == name]
+        return found
+
+    def lowest(extra: str) -> Version:
+        return Version(next(s.version for s in spec(extra, "pyspark") if s.operator == ">="))
+
+    def line(version: str) -> Version:
+        return Version(".".join(version.split(".")[:2]))
+
+    oldest = min(line(env.pyspark) for env in ENVS.values())
+    with_connect = min(line(e.pyspark) for e in ENVS.values() if "tests/test_python_connect.py" not in e.deselected)
+    assert lowest("pyspark") == lowest("spark") == oldest, (extras["pyspark"], extras["spark"])
+    assert lowest("connect") == with_connect, extras["connect"]
+    for env in ENVS.values():
+        assert env.pyspark in spec("spark", "pyspark") and env.pyspark in spec("pyspark", "pyspark"), env
+        # a patch release of the env's dbt minor (dbt-spark's range starts at 1.10.1)
+        assert f"{env.dbt}.0" in spec("spark", "dbt-core") and f"{env.dbt}.1" in spec("spark", "dbt-spark"), env

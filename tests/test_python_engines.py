@@ -7,16 +7,21 @@ left rows, bigints near +-2**61, doubles, timestamps and dates. Every direction 
 allow_exact_matches x tolerance x join_type config runs on every engine (native, arrow,
 broadcast, union), all configs of one
 (kind, engine) in a single Spark job (a union, with a case id column), so the whole matrix
-stays inside this file's time budget. The native engine also has each of its known defects
-shown next to the workaround that routes around it.
+stays inside this file's time budget; the arrow engine runs every other case on its mapInArrow
+route (Spark 3.5's), forced where cogroup().applyInArrow exists. The native engine also has each
+of its known defects shown next to the workaround that routes around it. On a Spark that does not
+run an engine (native before 4.3) its tests assert the error the call raises instead
+(engine_zones.refused), and the version gate itself is tested on faked versions.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import itertools
+import math
 import os
-from functools import reduce
+from bisect import bisect_right
+from functools import partial, reduce
 
 import asof_cases
 import engine_zones
@@ -36,9 +41,18 @@ from py4j.protocol import Py4JJavaError
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
-from temporal_joins import asof
-from temporal_joins.asof import NativeAsOfUnavailable, asof_join, broadcast, choose_buckets, native, native_metrics
-from temporal_joins.asof.arrow import arrow_join
+from temporal_joins import _spark_version, asof
+from temporal_joins.asof import (
+    NativeAsOfUnavailable,
+    asof_join,
+    asof_join_many,
+    broadcast,
+    choose_buckets,
+    native,
+    native_metrics,
+)
+from temporal_joins.asof.arrow import _with_range_number, arrow_join
+from temporal_joins.window import window_aggregate
 
 GROUPS = 160
 ENGINES = ("native", "arrow", "broadcast", "union")
@@ -108,6 +122,8 @@ def frames(spark):
 def test_engine_matches_oracle(spark, frames, kind, engine):
     left, right, L, R = frames[kind]
     cases = [c for c in CASES if c.kind == kind]
+    if engine_zones.refused(spark, engine, lambda: asof_join(L, R, engine=engine, **_kwargs(cases[0]))):
+        return
     # ANSI on for half the kinds, off for the other half: dbt's session runs with it off,
     # plain Spark 4 with it on; the engines build their expressions under either.
     spark.conf.set("spark.sql.ansi.enabled", "true" if KINDS.index(kind) in (0, 3) else "false")
@@ -115,7 +131,12 @@ def test_engine_matches_oracle(spark, frames, kind, engine):
     spark.conf.set("spark.sql.shuffle.partitions", "2")  # tiny inputs: fewer tasks per stage
     try:
         parts = [
-            asof_join(L, R, engine=engine, **_kwargs(c)).withColumn("__case", F.lit(i)) for i, c in enumerate(cases)
+            (
+                engine_zones.map_route_join(L, R, **_kwargs(c))
+                if engine == "arrow" and i % 2
+                else asof_join(L, R, engine=engine, **_kwargs(c))
+            ).withColumn("__case", F.lit(i))
+            for i, c in enumerate(cases)
         ]
         everything = _collect(reduce(DataFrame.unionByName, parts))
     finally:
@@ -157,7 +178,17 @@ def test_arrow_result_does_not_depend_on_bucket_count(spark, frames):
         ["ob", "rid"],
         "arrow",
     )
-    results = [_collect(arrow_join(L, R, s, buckets=b)) for b in (1, 7, 64)]
+    # 7 and 64 buckets on the mapInArrow route too, in Arrow batches of 7 rows: a partition streams
+    # several buckets, and a bucket's rows span batches
+    batch = spark.conf.get("spark.sql.execution.arrow.maxRecordsPerBatch")
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "7")
+    try:
+        results = [
+            _collect(arrow_join(L, R, s, buckets=b, route=route))
+            for b, route in ((1, None), (7, "map"), (64, None), (64, "map"))
+        ]
+    finally:
+        spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", batch)
     expected = _plain(oracle(case, left, right))
     for got in results:
         assert compare(got, expected, LEFT_COLS + RIGHT_OUT, "bigint") == []
@@ -167,7 +198,8 @@ def test_arrow_result_does_not_depend_on_bucket_count(spark, frames):
 def test_without_keys_arrow_splits_time_into_ranges_and_matches_the_oracle(spark, frames, kind):
     """Without `by` the arrow engine buckets by ranges of time and copies into each range the
     right rows that can win from outside it. One time line: every key set to 0 (the oracle
-    joins on that one key). 9 ranges over many tied times; auto takes the same path."""
+    joins on that one key). 9 ranges over many tied times; auto takes the same path, and every
+    third case runs on the mapInArrow route, where a partition holds several ranges."""
     left, right, L, R = frames[kind]
     left, right = left.assign(k=0), right.assign(k=0)
     L, R = (
@@ -180,8 +212,12 @@ def test_without_keys_arrow_splits_time_into_ranges_and_matches_the_oracle(spark
     try:
         parts = []
         for i, c in enumerate(cases):
-            kw = {**_kwargs(c), "by": None, "engine": "auto" if i % 2 else "arrow"}
-            parts.append(asof_join(L, R, **kw).withColumn("__case", F.lit(i)))
+            kw = {**_kwargs(c), "by": None}
+            if i % 3 == 2:
+                joined = engine_zones.map_route_join(L, R, **kw)
+            else:
+                joined = asof_join(L, R, engine="auto" if i % 3 else "arrow", **kw)
+            parts.append(joined.withColumn("__case", F.lit(i)))
         everything = _collect(reduce(DataFrame.unionByName, parts))
     finally:
         spark.conf.set("spark.sql.shuffle.partitions", partitions)
@@ -191,15 +227,32 @@ def test_without_keys_arrow_splits_time_into_ranges_and_matches_the_oracle(spark
     assert not failures, "\n".join(failures[:5])
 
 
+def test_time_ranges_are_numbered_by_a_binary_search_in_sql(spark):
+    """A time's range is the number of split points at or below it (NaN after every range), from
+    plain SQL that runs on Spark Connect too; split points and -0.0 / 0.0 included, under ANSI."""
+    points = [-2.5, -1.0, 0.0, 0.5, 3.0, 7.0, 8.0]
+    times = [-math.inf, -3.0, -2.5, -1.5, -0.0, 0.0, 0.25, 0.5, 2.0, 7.0, 7.5, 8.0, 9.0, math.inf, math.nan]
+    df = spark.createDataFrame([(i, x) for i, x in enumerate(times)], "i int, x double")
+    spark.conf.set("spark.sql.ansi.enabled", "true")
+    try:
+        got = dict(_with_range_number(df, F.col("x"), points, "range").select("i", "range").collect())
+    finally:
+        spark.conf.set("spark.sql.ansi.enabled", "false")
+    expected = [len(points) + 1 if math.isnan(x) else bisect_right(points, x) for x in times]
+    assert [got[i] for i in range(len(times))] == expected
+
+
 def test_without_keys_native_is_refused_and_auto_avoids_it(spark):
     left = spark.sql("select * from values (5L, 'a') as l(t, label)")
     right = spark.sql("select * from values (3L, 7) as r(rt, v)")
-    with pytest.raises(
-        ValueError, match=r"invalid argument `by`\. Allowed: one or more key columns when engine is native"
-    ):
-        asof_join(left, right, "t", "rt", engine="native")
+    if not engine_zones.refused(spark, "native", lambda: asof_join(left, right, "t", "rt", engine="native")):
+        with pytest.raises(
+            ValueError, match=r"invalid argument `by`\. Allowed: one or more key columns when engine is native"
+        ):
+            asof_join(left, right, "t", "rt", engine="native")
     df = asof_join(left, right, "t", "rt")
-    assert "SortMergeAsOfJoin" not in _plan(df) and "FlatMapCoGroupsInArrow" in _plan(df)
+    plan = _plan(df)  # the arrow engine: cogroup().applyInArrow, or mapInArrow where that does not exist
+    assert "SortMergeAsOfJoin" not in plan and any(node in plan for node in ("FlatMapCoGroupsInArrow", "MapInArrow"))
     assert [tuple(r) for r in df.collect()] == [(5, "a", 3, 7)]
 
 
@@ -240,7 +293,10 @@ def test_native_engine_runs_sort_merge_asof_join(spark):
     """The pinned plan is SortMergeAsOfJoin, never the cartesian rewrite, and its metrics
     show that this operator produced the rows."""
     left, right = _ts_frames(spark)
-    df = asof_join(left, right, "label_time", "feature_time", by="id", order_by="version", engine="native")
+    call = partial(asof_join, left, right, "label_time", "feature_time", by="id", order_by="version", engine="native")
+    if engine_zones.refused(spark, "native", call):
+        return
+    df = call()
     plan = df._temporal_joins_plan.toString()
     assert "SortMergeAsOfJoin" in plan
     assert not any(node in plan for node in asof.CARTESIAN_NODES)
@@ -265,8 +321,9 @@ def test_without_the_flag_spark_rewrites_to_a_cartesian_plan_and_native_refuses(
         asof.check_native_plan(raw_plan)
     # a Spark without the operator: the flag does nothing, so the plan check must catch it
     monkeypatch.setattr(native, "NATIVE_FLAG", "spark.temporal_joins.test.no_such_flag")
-    with pytest.raises(NativeAsOfUnavailable, match="refusing to run the cartesian rewrite"):
-        asof_join(left, right, "t", "rt", by="k", engine="native")
+    if not engine_zones.refused(spark, "native", lambda: asof_join(left, right, "t", "rt", by="k", engine="native")):
+        with pytest.raises(NativeAsOfUnavailable, match="refusing to run the cartesian rewrite"):
+            asof_join(left, right, "t", "rt", by="k", engine="native")
     fallback = asof_join(left, right, "t", "rt", by="k", engine="auto")
     assert native_metrics(fallback) is None  # auto takes union for a keyed join, never native
     assert sorted(map(tuple, fallback.collect())) == [
@@ -280,6 +337,10 @@ def test_without_the_flag_spark_rewrites_to_a_cartesian_plan_and_native_refuses(
 
 def test_flags_are_restored(spark):
     left, right = _ts_frames(spark)
+    if engine_zones.refused(
+        spark, "native", lambda: asof_join(left, right, "label_time", "feature_time", by="id", engine="native")
+    ):
+        return
     spark.conf.set("spark.sql.adaptive.enabled", "true")
     spark.conf.unset(asof.NATIVE_FLAG)
     partitions = spark.conf.get("spark.sql.shuffle.partitions")
@@ -296,6 +357,10 @@ def test_flags_are_restored(spark):
 def test_native_defect_timestamp_as_of_columns(spark):
     """The DataFrame path fails on TIMESTAMP as-of columns; the engine joins on epoch micros."""
     left, right = _ts_frames(spark)
+    if engine_zones.refused(
+        spark, "native", lambda: asof_join(left, right, "label_time", "feature_time", by="id", engine="native")
+    ):
+        return
     spark.conf.set(asof.NATIVE_FLAG, "true")
     try:
         with pytest.raises(Py4JJavaError, match="Cannot extract as-of keys"):
@@ -326,6 +391,8 @@ def test_native_defect_nearest_with_duplicate_right_times(spark, frames):
     right side reduced to one row per (key, time) first, the engine matches the oracle."""
     left, right, L, R = frames["bigint"]
     case = Case("bigint", "nearest", True, False, "left", order_by=False)
+    if engine_zones.refused(spark, "native", lambda: asof_join(L, R, engine="native", **_kwargs(case))):
+        return
     Rv = R.where("k is not null and t is not null").select(
         F.col("k").alias("rk"), F.col("t").alias("r_t"), *[F.col(c).alias(f"r_{c}") for c in ["v", "s", "ob", "rid"]]
     )
@@ -352,8 +419,10 @@ def test_ties_go_to_the_largest_order_by(spark, engine, direction):
     right = spark.sql(
         "select * from values (1, 10L, 'v1', 1), (1, 10L, 'v2', 2), (1, 10L, 'vnull', null) as r(id, rt, tag, version)"
     )
-    df = asof_join(left, right, "t", "rt", by="id", direction=direction, order_by="version", engine=engine)
-    assert [tuple(r) for r in df.collect()] == [(1, 10, "x", 10, "v2", 2)]
+    call = partial(asof_join, left, right, "t", "rt", by="id", direction=direction, order_by="version", engine=engine)
+    if engine_zones.refused(spark, engine, call):
+        return
+    assert [tuple(r) for r in call().collect()] == [(1, 10, "x", 10, "v2", 2)]
 
 
 # ---------------------------------------------------------------- argument checks (the macro's messages)
@@ -459,8 +528,8 @@ def test_auto_takes_broadcast_for_a_small_left_side_with_few_rows_per_key(spark)
     plan = _plan(df)
     assert "BroadcastHashJoin" in plan and "SortMergeAsOfJoin" not in plan, plan
     assert native_metrics(df) is None
-    native = asof_join(left, right, "label_time", "feature_time", by="id", order_by="version", engine="native")
-    assert sorted(map(tuple, df.collect())) == sorted(map(tuple, native.collect()))
+    union = asof_join(left, right, "label_time", "feature_time", by="id", order_by="version", engine="union")
+    assert sorted(map(tuple, df.collect())) == sorted(map(tuple, union.collect()))
 
 
 def test_auto_leaves_broadcast_for_many_left_rows_per_key(spark, monkeypatch):
@@ -479,15 +548,21 @@ def test_auto_leaves_broadcast_for_many_left_rows_per_key(spark, monkeypatch):
 
 def test_auto_counts_rows_per_key_on_a_sample_of_a_big_spine(spark, monkeypatch):
     """Past STATS_SAMPLE_ROWS left rows the per-key limit is checked on a sample: a spine within the
-    rule always passes (a key's sample count is at most its row count), a hot key always fails."""
+    rule always passes (a key's sample count is at most its row count), a hot key always fails. The
+    same verdicts where DataFrame.toArrow does not exist (Spark 3.5: the keys come as one array)."""
     monkeypatch.setattr(broadcast, "STATS_SAMPLE_ROWS", 100)  # 2,000 rows: a 5% sample
     spine = spark.range(2000).selectExpr("id % 1000 as id", "'x' as k2")  # 2 rows per (id, k2)
-    assert broadcast.spine_fits(spine, ["id", "k2"])
-    hot = spine.selectExpr("if(id < 300, 0, id) as id", "k2")  # key 0 has 600 rows: about 30 sampled
-    assert not broadcast.spine_fits(hot, ["id", "k2"])
-    # null keys group together, as in the macro's group-by
-    assert not broadcast.spine_fits(spine.selectExpr("if(id < 300, null, id) as id", "k2"), ["id", "k2"])
-    assert broadcast.spine_fits(spark.range(0).selectExpr("id"), ["id"])  # empty: fits
+    spines = [
+        spine,
+        spine.selectExpr("if(id < 300, 0, id) as id", "k2"),  # key 0 has 600 rows: about 30 sampled
+        spine.selectExpr("if(id < 300, null, id) as id", "k2"),  # null keys group together, as in the macro
+        spark.range(0).selectExpr("id", "'x' as k2"),  # empty: fits
+    ]
+    assert [broadcast.spine_fits(df, ["id", "k2"]) for df in spines] == [True, False, False, True]
+    for cls in type(spine).__mro__:
+        if "toArrow" in vars(cls):
+            monkeypatch.delattr(cls, "toArrow")
+    assert [broadcast.spine_fits(df, ["id", "k2"]) for df in spines] == [True, False, False, True]
     monkeypatch.setattr(broadcast, "BROADCAST_MAX_ROWS", 1999)  # the row count is exact
     assert not broadcast.spine_fits(spine, ["id", "k2"])
 
@@ -548,9 +623,9 @@ def test_timestamp_ntz_against_timestamp_reads_the_session_time_zone(seeded, spa
         got = {"sql": [r.name for r in spark.sql(sql).collect()]}
         left, right = spark.table("tj_ntz.labels"), spark.table("tj_ntz.features")
         for engine in ENGINES:
-            got[engine] = [
-                r.name for r in asof_join(left, right, "label_time", "feature_time", by="id", engine=engine).collect()
-            ]
+            call = partial(asof_join, left, right, "label_time", "feature_time", by="id", engine=engine)
+            if not engine_zones.refused(spark, engine, call):
+                got[engine] = [r.name for r in call().collect()]
         assert got == {name: ["seven"] for name in got}, got
     finally:
         spark.conf.set("spark.sql.session.timeZone", zone)
@@ -577,7 +652,8 @@ def test_every_engine_matches_the_oracle_under_session_zones(spark, zone_data, z
     finally:
         spark.conf.set("spark.sql.shuffle.partitions", partitions)
     assert not failures, "\n".join(failures[:5])
-    assert compared == len(engine_zones.ENGINES) * len(engine_zones.KINDS) and matched > compared * 10
+    engines_run = sum(engine_zones.runs(spark, e) for e in engine_zones.ENGINES)
+    assert compared == engines_run * len(engine_zones.KINDS) and matched > compared * 10
     assert effective == (engine_zones.ZONES[zone_index] or effective), effective
 
 
@@ -589,8 +665,66 @@ def test_native_refuses_a_session_that_may_not_set_its_configs_and_auto_still_jo
     monkeypatch.setattr(native, "PLANNING_CONFS", (*native.PLANNING_CONFS, unknown))
     left = spark.range(6).selectExpr("id % 2 as k", "id as t")
     right = spark.range(6).selectExpr("id % 2 as k", "id as rt", "id * 10 as v")
-    with pytest.raises(NativeAsOfUnavailable, match=f"sets .*{unknown}.* does not allow it"):
-        asof_join(left, right, "t", "rt", by="k", engine="native")
+    if not engine_zones.refused(spark, "native", lambda: asof_join(left, right, "t", "rt", by="k", engine="native")):
+        with pytest.raises(NativeAsOfUnavailable, match=f"sets .*{unknown}.* does not allow it"):
+            asof_join(left, right, "t", "rt", by="k", engine="native")
     fallback = asof_join(left, right, "t", "rt", by="k", engine="auto")  # 3 rows per key: past broadcast
     assert asof.native_plan(fallback) is None
     assert sorted(map(tuple, fallback.collect())) == sorted((i % 2, i, i, 10 * i) for i in range(6))
+
+
+def test_the_python_api_refuses_an_older_spark_at_the_call_before_any_job(spark, monkeypatch):
+    """The version gate (temporal_joins._spark_version) on faked versions: Spark 3.4 is refused by every
+    entry point, naming left_df and the SQL macro that runs there; Spark 4.0 refuses the native engine
+    only, with NativeAsOfUnavailable (a RuntimeError, as before). No job runs before the errors."""
+    left, right = _ts_frames(spark)
+    by_id = {"by": "id", "left_time": "label_time"}
+    calls = {
+        f"asof_join(engine={e!r})": partial(asof_join, left, right, right_time="feature_time", engine=e, **by_id)
+        for e in asof.ENGINES
+    }
+    calls["asof_join_many"] = partial(
+        asof_join_many, left, "label_time", [{"right_df": right, "right_time": "feature_time", "by": "id"}]
+    )
+    calls["window_aggregate"] = partial(
+        window_aggregate,
+        left,
+        right,
+        right_time="feature_time",
+        windows=["1 hour"],
+        aggregates={"value": ["sum"]},
+        **by_id,
+    )
+    sc = spark.sparkContext
+    sc.setJobGroup("tj_version_gate", "the version gate's calls")
+    try:
+        monkeypatch.setattr(_spark_version, "running", lambda _: _spark_version.SparkVersion("3.4.1", "3.4.1"))
+        for name, call in calls.items():
+            with pytest.raises(ValueError) as error:
+                call()
+            macro = name.split("(")[0]
+            assert str(error.value) == (
+                f"temporal_joins.{macro}: invalid argument `left_df`: the Python API needs Spark >= 3.5, this session "
+                "runs Spark 3.4.1. Allowed: a DataFrame of a Spark 3.5 or later session (on older Spark, e.g. "
+                f"Databricks 13.3 LTS, the SQL macro temporal_joins.{macro} runs). "
+                "Received: 'a DataFrame of Spark 3.4.1'."
+            ), name
+        monkeypatch.setattr(_spark_version, "running", lambda _: _spark_version.SparkVersion("4.0.0", "4.0.0"))
+        with pytest.raises(NativeAsOfUnavailable) as error:
+            calls["asof_join(engine='native')"]()
+        assert isinstance(error.value, RuntimeError)
+        assert str(error.value) == (
+            "temporal_joins.asof_join: invalid argument `engine`: the native engine needs Spark >= 4.3 (Spark's "
+            "SortMergeAsOfJoin), this session runs Spark 4.0.0; use engine='auto'. Allowed: auto, arrow, broadcast, "
+            "union on Spark 4.0.0. Received: 'native'."
+        )
+        assert engine_zones.refused(spark, "native", calls["asof_join(engine='native')"])
+        assert sc.statusTracker().getJobIdsForGroup("tj_version_gate") == []
+        # the other engines build their joins there; auto's statistics are the group's first jobs
+        for name, call in calls.items():
+            if name != "asof_join(engine='native')":
+                assert isinstance(call(), DataFrame), name
+        assert sc.statusTracker().getJobIdsForGroup("tj_version_gate") != []
+    finally:
+        for key in ("spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel"):
+            sc.setLocalProperty(key, None)

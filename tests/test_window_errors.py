@@ -99,7 +99,8 @@ CASES = [
     ("time_kinds_differ", dict(right_time="day"), "right_time", ["different kinds", "timestamp vs date"]),
     ("by_unknown", dict(by="customer"), "by", ["column not found", "'customer'"]),
     ("left_with_map", dict(left={"relation": "s.spine_map"}), "left", ["map or variant", "`attrs`"]),
-    ("right_cte", dict(right="txns_cte"), "right", ["whose column types can be looked up", "'txns_cte'"]),
+    # a CTE `right` is taken; its summed columns' types must then be given
+    ("right_cte", dict(right="txns_cte"), "types", ["decimal(12,2)", "'amount'", "'txns_cte'", "cannot be looked up"]),
 ]
 
 

@@ -31,6 +31,34 @@ def session_conf(state: str | Path | None = None) -> dict[str, str]:
     }
 
 
+# Spark 4's defaults that Spark 3.5 lacks: parquet dates and timestamps before 1582 written and read
+# as they are (3.5 raises INCONSISTENT_BEHAVIOR_CROSS_VERSION on the suite's 0001-01-01 sentinels)
+SPARK_4_DEFAULTS = {
+    f"spark.sql.parquet.{mode}": "CORRECTED"
+    for mode in (
+        "datetimeRebaseModeInWrite",
+        "datetimeRebaseModeInRead",
+        "int96RebaseModeInWrite",
+        "int96RebaseModeInRead",
+    )
+}
+
+
+def version_confs() -> dict[str, str]:
+    """What this pyspark needs to behave as the newest does in the suite (tools/matrix.py's older lines)."""
+    import pyspark
+
+    return SPARK_4_DEFAULTS if int(pyspark.__version__.split(".")[0]) < 4 else {}
+
+
+def connect_server_shipped() -> bool:
+    """Whether this pyspark carries the Spark Connect server (jars/spark-connect_*.jar): from 4.0 on;
+    pyspark 3.5 on PyPI has the Connect client only."""
+    import pyspark
+
+    return any((Path(pyspark.__file__).parent / "jars").glob("spark-connect_*.jar"))
+
+
 def local_session(state: str | Path | None = None, overrides: dict[str, str] | None = None, log_level: str = "ERROR"):
     """getOrCreate() a Hive-enabled local session with the profile's settings (plus overrides)."""
     from pyspark.sql import SparkSession
@@ -39,7 +67,7 @@ def local_session(state: str | Path | None = None, overrides: dict[str, str] | N
     state.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("PYSPARK_PYTHON", os.sys.executable)
     builder = SparkSession.builder.enableHiveSupport()
-    for key, value in {**session_conf(state), **(overrides or {})}.items():
+    for key, value in {**version_confs(), **session_conf(state), **(overrides or {})}.items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel(log_level)

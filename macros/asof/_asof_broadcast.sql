@@ -19,18 +19,17 @@
   aggregate keeping every entry's best candidate (tj__m<i>).
 -#}
 {% macro _asof_broadcast_sql(p, dialect) %}
-  {%- set lt = 'tj__lsrc.' ~ temporal_joins._tj_q(p.left_time) -%}
+  {%- set lt = temporal_joins._tj_time_value('tj__lsrc.' ~ temporal_joins._tj_q(p.left_time),
+                                            temporal_joins._asof_left_nan(p.entries), dialect) -%}
   {#- per entry: its join predicate, how its candidates rank, and its values tj__v<n> (numbered across entries) -#}
   {%- set picks = [] -%}
   {%- set n_values = [] -%}
   {%- for e in p.entries -%}
-    {%- set rt = 'tj__rsrc.' ~ temporal_joins._tj_q(e.right_time) -%}
-    {%- set keys = [] -%}
-    {%- for pair in e.by -%}
-      {%- do keys.append(['tj__lsrc.' ~ temporal_joins._tj_q(pair[0]), 'tj__rsrc.' ~ temporal_joins._tj_q(pair[1])]) -%}
-    {%- endfor -%}
+    {%- set raw_rt = 'tj__rsrc.' ~ temporal_joins._tj_q(e.right_time) -%}
+    {%- set rt = temporal_joins._tj_time_value(raw_rt, e.right_nan, dialect) -%}
+    {%- set keys = temporal_joins._asof_key_values(e, 'tj__lsrc', 'tj__rsrc', dialect, true) -%}
     {%- set on = temporal_joins._asof_candidate_conditions(e, lt, rt, keys)
-          + temporal_joins._asof_prune_conditions(e, p.bounds, rt, dialect) -%}
+          + temporal_joins._asof_prune_conditions(e, p.bounds, raw_rt, dialect) -%}
     {%- set values = [] -%}
     {%- set names = [] -%}
     {%- for rc in e.right_columns -%}

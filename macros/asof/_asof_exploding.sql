@@ -9,11 +9,12 @@
 {% macro _asof_exploding_sql(spec, dialect) %}
   {%- set lt = 'tj__left.tj__t' -%}
   {%- set rt = 'tj__right.tj__t' -%}
-  {%- set keys = [] -%}
+  {%- set key_columns = [] -%}
   {%- for pair in spec.by -%}
-    {%- do keys.append(['tj__left.tj__k' ~ loop.index0, 'tj__right.tj__k' ~ loop.index0]) -%}
+    {%- do key_columns.append(['tj__left.tj__k' ~ loop.index0, 'tj__right.tj__k' ~ loop.index0]) -%}
   {%- endfor -%}
-  {%- set on = temporal_joins._asof_candidate_conditions(spec, lt, rt, keys) -%}
+  {%- set on = temporal_joins._asof_candidate_conditions(spec, lt, rt, key_columns) -%}
+  {%- set keys = temporal_joins._asof_key_values(spec, 'tj__lsrc', 'tj__rsrc', dialect, true) -%}
   {%- if spec.direction == 'backward' -%}
     {%- set rank = [rt ~ ' desc'] -%}
   {%- elif spec.direction == 'forward' -%}
@@ -37,22 +38,24 @@ from (
   from (
     select
       {{ temporal_joins._tj_row_id(dialect) }} as tj__id,
-      {%- for pair in spec.by %}
-      tj__lsrc.{{ temporal_joins._tj_q(pair[0]) }} as tj__k{{ loop.index0 }},
+      {%- for pair in keys %}
+      {{ pair[0] }} as tj__k{{ loop.index0 }},
       {%- endfor %}
-      tj__lsrc.{{ temporal_joins._tj_q(spec.left_time) }} as tj__t,
+      {{ temporal_joins._tj_time_value('tj__lsrc.' ~ temporal_joins._tj_q(spec.left_time), spec.left_nan, dialect)
+      }} as tj__t,
       {{ temporal_joins._tj_pack_left('tj__lsrc', spec.left_columns) }} as tj__l
     from {{ spec.left }} as tj__lsrc
   ) as tj__left
   {{ 'left outer' if spec.join_type == 'left' else 'inner' }} join (
     select
-      {%- for pair in spec.by %}
-      tj__rsrc.{{ temporal_joins._tj_q(pair[1]) }} as tj__k{{ loop.index0 }},
+      {%- for pair in keys %}
+      {{ pair[1] }} as tj__k{{ loop.index0 }},
       {%- endfor %}
       {%- for ob in spec.order_by %}
       tj__rsrc.{{ temporal_joins._tj_q(ob) }} as tj__o{{ loop.index0 }},
       {%- endfor %}
-      tj__rsrc.{{ temporal_joins._tj_q(spec.right_time) }} as tj__t,
+      {{ temporal_joins._tj_time_value('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time), spec.right_nan, dialect)
+      }} as tj__t,
       {{ temporal_joins._tj_pack_right('tj__rsrc', spec.right_columns) }} as tj__m
     from {{ spec.right }} as tj__rsrc
     {%- if prune %}

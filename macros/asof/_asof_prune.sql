@@ -6,11 +6,12 @@
   mirror image; nearest both tolerance bounds. An incremental model over new labels thus
   reads only the feature rows those labels can use.
 
-  The left side's earliest and latest times come from one query while the model compiles
-  when `left` is a relation (literals in the SQL, so Spark can push the bounds into the scan
-  and skip files, partitions and row groups), or from scalar subqueries over `left` when it
-  is a CTE name (the bounds are then computed when the query runs). At parse time, or when
-  an entry has no tolerance, nothing is pruned.
+  The left side's earliest and latest times are measured when the query runs: scalar subqueries
+  over `left` (relation or CTE name), one job before the join that Spark reuses for every entry;
+  Spark still prunes partitions with them, not row groups. Hive 2.3 has no such subqueries: its
+  flavour measures them with one query while the model compiles (literals, for a relation `left`;
+  nothing for a CTE or with var('temporal_joins_compile_queries') false). At parse time, or when an
+  entry has no tolerance, nothing is pruned. A NaN left time is left out (it matches nothing).
 
   Every bound is exact or looser, never tighter: integers through decimal(20,0), dates by
   whole days, floating point and decimals by the match's own arithmetic (`left - right <=
@@ -19,22 +20,41 @@
   and the two sides' time types may differ).
 -#}
 
-{#- none (no pruning) or {'lo': SQL, 'hi': SQL, 'at_run_time'}: the earliest and latest left time, in the
-    left time's type. -#}
+{#- none (no pruning) or what to measure: {'left_info', 'left_time', 'left_nan'}; the dialect decides how
+    (_asof_bounds). -#}
 {% macro _asof_prune_bounds(m, left_info, left_time, entries) %}
   {%- for e in entries if e.tolerance is none -%}{{ return(none) }}{%- endfor -%}
   {%- if not execute -%}{{ return(none) }}{%- endif -%}
-  {%- if left_info.columns is none -%}
-    {#- a CTE: the bounds are computed when the query runs -#}
-    {%- set lt = 'tj__bsrc.' ~ temporal_joins._tj_q(left_time) -%}
-    {{ return({'lo': '(select min(' ~ lt ~ ') from ' ~ left_info.sql ~ ' as tj__bsrc)',
-               'hi': '(select max(' ~ lt ~ ') from ' ~ left_info.sql ~ ' as tj__bsrc)', 'at_run_time': true}) }}
+  {{ return({'macro': m, 'left_info': left_info, 'left_time': left_time,
+             'left_nan': temporal_joins._asof_left_nan(entries)}) }}
+{% endmacro %}
+
+{#- The earliest and latest left time for a dialect: {'lo', 'hi', 'at_run_time'} (SQL in the left time's type),
+    or none. Measured once per rendering (kept on `bounds`). -#}
+{% macro _asof_bounds(bounds, dialect) %}
+  {%- if dialect in bounds -%}{{ return(bounds[dialect]) }}{%- endif -%}
+  {%- set lt = temporal_joins._tj_time_value('tj__bsrc.' ~ temporal_joins._tj_q(bounds.left_time), bounds.left_nan,
+                                            dialect) -%}
+  {%- set found = none -%}
+  {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
+    {%- set source = ') from ' ~ bounds.left_info.sql ~ ' as tj__bsrc)' -%}
+    {%- set found = {'lo': '(select min(' ~ lt ~ source, 'hi': '(select max(' ~ lt ~ source, 'at_run_time': true} -%}
+  {%- elif bounds.left_info.columns is not none and temporal_joins._tj_compile_queries(bounds.macro) -%}
+    {%- set found = temporal_joins._asof_compile_time_bounds(bounds.left_info, bounds.left_time, lt) -%}
   {%- endif -%}
+  {%- do bounds.update({dialect: found}) -%}
+  {{ return(found) }}
+{% endmacro %}
+
+{#- The Hive flavour's bounds: one query while compiling, literals in the left time's type (none: no rows with a
+    time, or an odd value). -#}
+{% macro _asof_compile_time_bounds(left_info, left_time, lt) %}
   {%- set lc = temporal_joins._tj_find_column(left_info, left_time) -%}
   {%- set kind = temporal_joins._tj_time_kind(lc) -%}
   {#- the type name is spliced into SQL (the literals' cast): a plain type name only -#}
   {%- if not modules.re.match('^[a-z_]+(\\(\\d+(,\\s*\\d+)?\\))?$', lc.dtype | lower) -%}{{ return(none) }}{%- endif -%}
-  {%- set found = run_query(temporal_joins._asof_prune_bounds_sql(left_info.sql, left_time)) -%}
+  {%- set found = run_query('select cast(min(' ~ lt ~ ') as string) as tj__lo, '
+        ~ 'cast(max(' ~ lt ~ ') as string) as tj__hi from ' ~ left_info.sql ~ ' as tj__bsrc') -%}
   {%- set bounds = {'at_run_time': false} -%}
   {%- for name in ['lo', 'hi'] -%}
     {%- set text = temporal_joins._asof_bound_text(found.columns[loop.index0].values()[0], kind) -%}
@@ -42,14 +62,6 @@
     {%- do bounds.update({name: "cast('" ~ text ~ "' as " ~ lc.dtype | lower ~ ")"}) -%}
   {%- endfor -%}
   {{ return(bounds) }}
-{% endmacro %}
-
-{#- The compile-time query: the left side's earliest and latest time, as text (relation_sql and left_time
-    are validated). -#}
-{% macro _asof_prune_bounds_sql(relation_sql, left_time) %}
-  {%- set lt = 'tj__bsrc.' ~ temporal_joins._tj_q(left_time) -%}
-  {{ return('select cast(min(' ~ lt ~ ') as string) as tj__lo, cast(max(' ~ lt ~ ') as string) as tj__hi from '
-            ~ relation_sql ~ ' as tj__bsrc') }}
 {% endmacro %}
 
 {#- A bound as the query returned it (text, or what dbt's result table made of it: a number, date or
@@ -77,9 +89,12 @@
 {% macro _asof_prune_conditions(e, bounds, rt, dialect) %}
   {#- with a CTE on both sides no time type is known, and the kind is only guessed from the tolerance -#}
   {%- if bounds is none or e.tolerance is none
-        or (bounds.at_run_time and temporal_joins._tj_find_column(e.right_info, e.right_time) is none) -%}
+        or (temporal_joins._tj_find_column(bounds.left_info, bounds.left_time) is none
+            and temporal_joins._tj_find_column(e.right_info, e.right_time) is none) -%}
     {{ return([]) }}
   {%- endif -%}
+  {%- set bounds = temporal_joins._asof_bounds(bounds, dialect) -%}
+  {%- if bounds is none -%}{{ return([]) }}{%- endif -%}
   {%- set conditions = [] -%}
   {%- set tol = temporal_joins._tj_distance_literal(e.tolerance) -%}
   {#- the lower bound (backward reach), then the mirror-image upper bound (forward reach) -#}

@@ -63,11 +63,20 @@
   {%- for rc in outputs.right_columns if rc.source | lower == right_time | lower -%}
     {%- do time_output.append(rc.output) -%}
   {%- endfor -%}
+  {#- per key pair, whether it compares floating point (NaN and -0.0 keys, _tj_key_value) -#}
+  {%- set float_keys = {} -%}
+  {%- for pair in pairs -%}
+    {%- set lc = temporal_joins._tj_find_column(left_info, pair[0]) -%}
+    {%- set rc = temporal_joins._tj_find_column(right_info, pair[1]) -%}
+    {%- do float_keys.update({pair[0] | lower: temporal_joins._tj_is_float(lc) or temporal_joins._tj_is_float(rc)}) -%}
+  {%- endfor -%}
   {{ return({
       'right': right_info.sql, 'right_info': right_info, 'by': pairs, 'right_time': right_time, 'kind': kind,
       'direction': direction, 'allow_exact_matches': allow_exact_matches, 'tolerance': tolerance,
       'right_columns': outputs.right_columns, 'time_output': time_output[0], 'order_by': order_by,
-      'left_columns': outputs.left_columns,
+      'left_columns': outputs.left_columns, 'float_keys': float_keys,
+      'left_nan': temporal_joins._tj_nan_state(left_info, left_time, kind),
+      'right_nan': temporal_joins._tj_nan_state(right_info, right_time, kind),
   }) }}
 {% endmacro %}
 
@@ -101,7 +110,10 @@
   {%- endfor -%}
   {%- set times = [] -%}
   {%- for e in entries -%}{%- do times.append(e.right_time) -%}{%- endfor -%}
-  {%- do carried_pairs.append([left_time, times, 'tj__t']) -%}
+  {#- a time that can be NaN travels as null in tj__t (_tj_time_value), so its output comes from the packed row -#}
+  {%- if temporal_joins._asof_left_nan(entries) is none -%}
+    {%- do carried_pairs.append([left_time, times, 'tj__t']) -%}
+  {%- endif -%}
   {%- for lname, rnames, event in carried_pairs -%}
     {%- set lc = temporal_joins._tj_find_column(left_info, lname) -%}
     {%- set same = [] -%}
@@ -114,6 +126,26 @@
     {%- endif -%}
   {%- endfor -%}
   {{ return(left_carried) }}
+{% endmacro %}
+
+{#- The NaN state (_tj_nan_state) of the left time the entries of a pass share: 'maybe' if an entry
+    cannot tell, else 'float' if it is floating point, else none. -#}
+{% macro _asof_left_nan(entries) %}
+  {%- set states = entries | map(attribute='left_nan') | list -%}
+  {{ return('maybe' if 'maybe' in states else ('float' if 'float' in states else none)) }}
+{% endmacro %}
+
+{#- Each key pair [left expr, right expr] of entry e (`by` order) as _tj_key_value compares it. -#}
+{% macro _asof_key_values(e, left_alias, right_alias, dialect, join) %}
+  {%- set out = [] -%}
+  {%- for pair in e.by -%}
+    {%- set is_float = e.float_keys[pair[0] | lower] -%}
+    {%- set lk = left_alias ~ '.' ~ temporal_joins._tj_q(pair[0]) -%}
+    {%- set rk = right_alias ~ '.' ~ temporal_joins._tj_q(pair[1]) -%}
+    {%- do out.append([temporal_joins._tj_key_value(lk, is_float, dialect, join),
+                       temporal_joins._tj_key_value(rk, is_float, dialect, join)]) -%}
+  {%- endfor -%}
+  {{ return(out) }}
 {% endmacro %}
 
 {% macro _asof_render(spec, dialect) %}
@@ -206,12 +238,19 @@
 {#-
   strategy='auto': broadcast when the left side is small and has few rows per key, else union.
   broadcast never shuffles the right side, but it pairs each right row with every later left
-  row of its key, so it needs the left side's size: one query at compile time (left rows and
-  the most left rows of one key). Without keys, a CTE left side (nothing to query), map
-  columns (cannot be grouped) or at parse time, auto means union.
+  row of its key, so it needs the left side's size. Bounded work while compiling (docs/design.md,
+  "What compiling costs"): the left rows from the metastore's statistics, else one count(*) (which
+  columnar tables answer from file footers, without reading rows); past the row limit that is all.
+  Within it, rows per key are counted on a random sample of about _asof_stats_sample_rows() rows, as
+  the Python rule counts them: a left side within the rule always passes (a key's sampled count is at
+  most its row count), a hot key fails, a few keys just over the limit may pass (which costs a little
+  time, never rows). Without keys, a CTE left side (nothing to query), map columns (cannot be grouped),
+  at parse time or with var('temporal_joins_compile_queries') false, auto means union.
 -#}
 {% macro _asof_auto_strategy(m, left_info, pairs) %}
-  {%- if not pairs or left_info.columns is none or not execute -%}{{ return('union') }}{%- endif -%}
+  {%- if not pairs or left_info.columns is none or not temporal_joins._tj_compile_queries(m) -%}
+    {{ return('union') }}
+  {%- endif -%}
   {%- if temporal_joins._asof_ungroupable(left_info) -%}{{ return('union') }}{%- endif -%}
   {%- set limits = {} -%}
   {%- for name, default in [('temporal_joins_broadcast_max_rows', 2000000),
@@ -222,24 +261,40 @@
     {%- endif -%}
     {%- do limits.update({name: value | int}) -%}
   {%- endfor -%}
+  {#- table statistics only rule broadcast out: they can be stale (a CTAS records "0 rows") -#}
+  {%- if left_info.rows is number and left_info.rows > limits.temporal_joins_broadcast_max_rows -%}
+    {{ return('union') }}
+  {%- endif -%}
+  {%- if left_info.counted is not defined -%}
+    {#- kept on the relation's info: asof_join_many asks once per key set -#}
+    {%- do left_info.update({'counted': run_query('select count(*) as tj__rows from ' ~ left_info.sql)
+                                          .columns[0].values()[0] or 0}) -%}
+  {%- endif -%}
+  {%- set rows = left_info.counted | int -%}
+  {%- if rows > limits.temporal_joins_broadcast_max_rows -%}{{ return('union') }}{%- endif -%}
+  {%- if rows == 0 -%}{{ return('broadcast') }}{%- endif -%}
   {%- set keys = [] -%}
   {%- for pair in pairs -%}{%- do keys.append(pair[0]) -%}{%- endfor -%}
-  {%- set stats = run_query(temporal_joins._asof_auto_stats_sql(left_info.sql, keys)) -%}
-  {%- set rows = stats.columns[0].values()[0] or 0 -%}
-  {%- set per_key = stats.columns[1].values()[0] or 0 -%}
-  {%- if rows <= limits.temporal_joins_broadcast_max_rows
-         and per_key <= limits.temporal_joins_broadcast_max_rows_per_key -%}
+  {%- set stats = run_query(temporal_joins._asof_auto_stats_sql(left_info.sql, keys, rows)) -%}
+  {%- if (stats.columns[0].values()[0] or 0) <= limits.temporal_joins_broadcast_max_rows_per_key -%}
     {{ return('broadcast') }}
   {%- endif -%}
   {{ return('union') }}
 {% endmacro %}
 
-{#- auto's statistics query: left rows, and the most left rows of one key (relation_sql and keys are validated). -#}
-{% macro _asof_auto_stats_sql(relation_sql, keys) %}
+{#- How many left rows auto's per-key rule counts (a random sample when the left side is bigger): the
+    Python rule's STATS_SAMPLE_ROWS (src/temporal_joins/asof/broadcast.py). -#}
+{% macro _asof_stats_sample_rows() %}{{ return(100000) }}{% endmacro %}
+
+{#- auto's per-key query: the most rows of one key among a random sample of about _asof_stats_sample_rows()
+    of the left side's `rows` rows (all of them when fewer); relation_sql and keys are validated. -#}
+{% macro _asof_auto_stats_sql(relation_sql, keys, rows) %}
   {%- set quoted = [] -%}
   {%- for k in keys -%}{%- do quoted.append(temporal_joins._tj_q(k)) -%}{%- endfor -%}
-  {{ return('select sum(tj__n) as tj__rows, max(tj__n) as tj__per_key from (select count(*) as tj__n from '
-            ~ relation_sql ~ ' group by ' ~ quoted | join(', ') ~ ') as tj__key_counts') }}
+  {%- set fraction = temporal_joins._asof_stats_sample_rows() / rows -%}
+  {{ return('select max(tj__n) as tj__per_key from (select count(*) as tj__n from ' ~ relation_sql
+            ~ (' where rand(7) < ' ~ '%.9f' | format(fraction) if fraction < 1 else '')
+            ~ ' group by ' ~ quoted | join(', ') ~ ') as tj__key_counts') }}
 {% endmacro %}
 
 {#- Left columns Spark cannot group by (maps and variants, also nested): broadcast groups by every left column. -#}

@@ -1,19 +1,24 @@
 {#-
   union without keys, split into ranges of time. Without `by` the union's window has no
   partition: one task would sort and scan every row. Instead each row gets a range id,
-  a monotone function of its time (ascending split values from one compile-time query on
-  the right side's time quantiles), and the window runs per range. A left row that finds
+  a monotone function of its time (ascending split values: approximate quantiles of the right
+  side's times), and the window runs per range. A left row that finds
   no right row inside its range takes the last right row of the nearest earlier range
   (backward) or the first of the nearest later one (forward): one hash aggregate of the
   right side per range and a window over the few range rows, joined back by range id.
   Equal times always share a range and every time of an earlier range is smaller, so the
   result is exactly the one-window result; the split values only balance the work.
+
+  The quantiles are measured when the query runs (one scalar subquery, which Spark plans once and
+  reuses wherever a range id is computed, so every row sees the same splits). Hive 2.3 has no scalar
+  subqueries: its flavour measures them with one query while the model compiles (literals), or runs
+  one window when var('temporal_joins_compile_queries') is false.
 -#}
 
 {#-
-  The spec's `time_ranges`: none (one window) or {'splits': [double literals], 'right_type'}.
-  Ranges need `right` to be a relation (the query), the left time's type to be known and to
-  compare like the right's (the same type, or both numeric), and `execute`.
+  The spec's `time_ranges`: none (one window) or {'count', 'right_info', 'right_time', 'kind', 'right_type'};
+  _asof_time_splits renders its split values for a dialect. Ranges need the left time's type to be
+  known and to compare like the right's (the same type, or both numeric), and `execute`.
 -#}
 {% macro _asof_time_ranges(m, left_info, left_time, right_info, right_time) %}
   {%- set ranges = temporal_joins._asof_time_range_count(m) -%}
@@ -29,17 +34,35 @@
   {%- if not modules.re.match('^[a-z_]+$', rc.dtype | lower) and not kind.startswith('numeric') -%}
     {{ return(none) }}
   {%- endif -%}
-  {%- set found = run_query(temporal_joins._asof_time_splits_sql(right_info.sql, right_time, kind, ranges)) -%}
-  {#- finite, ascending, distinct; written as double literals (an exponent makes them double in Spark and Hive) -#}
-  {%- set values = [] -%}
-  {%- for v in found.columns[0].values() if v is not none -%}
-    {%- set f = v | float -%}
-    {%- if f - f == 0 and f not in values -%}{%- do values.append(f) -%}{%- endif -%}
-  {%- endfor -%}
+  {{ return({'macro': m, 'count': ranges, 'right_info': right_info, 'right_time': right_time, 'kind': kind,
+             'right_type': rc.dtype | lower}) }}
+{% endmacro %}
+
+{#- The split values for a dialect (SQL expressions, ascending), or none: one window. Measured once per
+    rendering (kept on `ranges`). -#}
+{% macro _asof_time_splits(ranges, dialect) %}
+  {%- if ranges is none -%}{{ return(none) }}{%- endif -%}
+  {%- if dialect in ranges -%}{{ return(ranges[dialect]) }}{%- endif -%}
+  {%- set query = temporal_joins._asof_time_splits_sql(ranges.right_info.sql, ranges.right_time, ranges.kind,
+                                                       ranges.count) -%}
   {%- set splits = [] -%}
-  {%- for f in values | sort -%}{%- do splits.append('%.17e' | format(f)) -%}{%- endfor -%}
-  {%- if not splits -%}{{ return(none) }}{%- endif -%}
-  {{ return({'splits': splits, 'right_type': rc.dtype | lower}) }}
+  {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
+    {#- one array of count - 1 quantiles; a null array (no right rows) puts every row in the last range -#}
+    {%- for i in range(1, ranges.count) -%}
+      {%- do splits.append('element_at((' ~ query ~ '), ' ~ i ~ ')') -%}
+    {%- endfor -%}
+  {%- elif temporal_joins._tj_compile_queries(ranges.macro) -%}
+    {#- finite, ascending, distinct; written as double literals (an exponent makes them double in Spark and Hive) -#}
+    {%- set values = [] -%}
+    {%- for v in run_query('select explode(tj__splits) as tj__split from (' ~ query ~ ') as tj__quantiles')
+          .columns[0].values() if v is not none -%}
+      {%- set f = v | float -%}
+      {%- if f - f == 0 and f not in values -%}{%- do values.append(f) -%}{%- endif -%}
+    {%- endfor -%}
+    {%- for f in values | sort -%}{%- do splits.append('%.17e' | format(f)) -%}{%- endfor -%}
+  {%- endif -%}
+  {%- do ranges.update({dialect: splits or none}) -%}
+  {{ return(splits or none) }}
 {% endmacro %}
 
 {#- var('temporal_joins_time_ranges', 64), checked: the number of ranges (1: one window, no query).
@@ -53,16 +76,16 @@
   {{ return(ranges | int) }}
 {% endmacro %}
 
-{#- The compile-time query: approximate quantiles of the right time's image, one row each
-    (relation_sql and right_time are validated; ranges defaults to the var). Accuracy 1000
-    (0.1% of the rows) is plenty for balancing, and about twice as fast as Spark's default on 50M rows. -#}
+{#- The quantiles query: one row, tj__splits, the approximate quantiles of the right time's image at
+    1/ranges, 2/ranges, ... (relation_sql and right_time are validated; ranges defaults to the var). Accuracy
+    1000 (0.1% of the rows) is plenty for balancing, and about twice as fast as Spark's default on 50M rows. -#}
 {% macro _asof_time_splits_sql(relation_sql, right_time, kind, ranges=none) %}
   {%- set ranges = temporal_joins._asof_time_range_count('asof_join') if ranges is none else ranges -%}
   {%- set fractions = [] -%}
   {%- for i in range(1, ranges) -%}{%- do fractions.append('%.6f' | format(i / ranges)) -%}{%- endfor -%}
-  {{ return('select explode(percentile_approx('
+  {{ return('select percentile_approx('
             ~ temporal_joins._asof_time_image('tj__rsrc.' ~ temporal_joins._tj_q(right_time), kind)
-            ~ ', array(' ~ fractions | join(', ') ~ '), 1000)) as tj__split from ' ~ relation_sql ~ ' as tj__rsrc') }}
+            ~ ', array(' ~ fractions | join(', ') ~ '), 1000) as tj__splits from ' ~ relation_sql ~ ' as tj__rsrc') }}
 {% endmacro %}
 
 {#- A number that never decreases as the time grows (lossy is fine: only ranges use it). Not
@@ -95,8 +118,9 @@
   fields (tj__last<i> / tj__first<i>, with its candidate count tj__nlast / tj__nfirst) enter the window
   as primitive columns.
 -#}
-{% macro _asof_range_carries_sql(spec, dialect) %}
-  {%- set rt = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) -%}
+{% macro _asof_range_carries_sql(spec, splits, dialect) %}
+  {%- set rt = temporal_joins._tj_time_value('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time), spec.right_nan,
+                                            dialect) -%}
   {%- set anchor = {'numeric_integral': '0', 'date': "date '1970-01-01'",
                     'timestamp': "cast('1970-01-01 00:00:00' as " ~ spec.time_ranges.right_type ~ ")"
                    }.get(spec.kind, '0') -%}
@@ -119,7 +143,7 @@
     {%- do sides.append({'direction': direction, 'best': best, 'carry': carry, 'rank': rank, 'pick': pick,
                          'fields': fields, 'count': 'tj__n' ~ best[4:]}) -%}
   {%- endfor -%}
-  {%- set n_splits = spec.time_ranges.splits | length -%}
+  {%- set n_splits = splits | length -%}
 select tj__trange
   {%- for s in sides %},
   {{ temporal_joins._tj_last_ignore_nulls(temporal_joins._tj_pack_flat(s.fields, names, s.count ~ ' > 0') if flat
@@ -147,7 +171,7 @@ from (
     {%- endfor %}
   from (
     select
-      {{ temporal_joins._asof_time_range(rt, spec.kind, spec.time_ranges.splits) }} as tj__trange,
+      {{ temporal_joins._asof_time_range(rt, spec.kind, splits) }} as tj__trange,
       {%- for s in sides %}{% for c in s.rank.columns %}
       {{ c[0] }} as {{ c[1] }},
       {%- endfor %}{% endfor %}

@@ -73,7 +73,8 @@ where {{ matched | join(' and ') }}
     {%- endfor -%}
     {%- do owned.append(mine) -%}
   {%- endfor -%}
-  {%- set ranged = p.time_ranges is not none -%}
+  {%- set splits = temporal_joins._asof_time_splits(p.time_ranges, dialect) -%}
+  {%- set ranged = splits is not none -%}
   {#- without keys, the time ranges (when there are any) partition the window -#}
   {%- set partition = keys if keys else (['tj__trange'] if ranged else []) -%}
   {#- flat (Hive, tools/hive/FINDINGS.md): only primitive columns cross the UNION ALL and enter the
@@ -128,7 +129,8 @@ where {{ matched | join(' and ') }}
     {%- endif -%}
   {%- endfor -%}
   {{ return({'dialect': dialect, 'left_side': left_side, 'sides': sides, 'keys': keys,
-             'tie_breakers': tie_breakers, 'owned': owned, 'ranged': ranged, 'left_packed': left_packed,
+             'tie_breakers': tie_breakers, 'owned': owned, 'ranged': ranged, 'splits': splits,
+             'left_packed': left_packed,
              'payload': payload, 'windows': windows, 'flat': flat, 'left_flat': left_flat,
              'right_values': right_values, 'unpack': unpack}) }}
 {% endmacro %}
@@ -147,9 +149,12 @@ where {{ matched | join(' and ') }}
 {% macro _asof_union_events(p, u) %}
 select
   {%- for pair in p.entries[0].by %}
-  tj__lsrc.{{ temporal_joins._tj_q(pair[0]) }} as tj__k{{ loop.index0 }},
+  {%- set is_float = p.entries | map(attribute='float_keys') | map(attribute=pair[0] | lower) | select | list %}
+  {{ temporal_joins._tj_key_value('tj__lsrc.' ~ temporal_joins._tj_q(pair[0]), is_float, u.dialect)
+  }} as tj__k{{ loop.index0 }},
   {%- endfor %}
-  tj__lsrc.{{ temporal_joins._tj_q(p.left_time) }} as tj__t,
+  {{ temporal_joins._tj_time_value('tj__lsrc.' ~ temporal_joins._tj_q(p.left_time),
+                                   temporal_joins._asof_left_nan(p.entries), u.dialect) }} as tj__t,
   {{ u.left_side }} as tj__side,
   {%- for tb in u.tie_breakers %}
   null as {{ tb }},
@@ -168,15 +173,17 @@ from {{ p.left }} as tj__lsrc
   {%- for pair in e.by -%}
     {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}
   {%- endfor -%}
-  {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(e.right_time) ~ ' is not null') -%}
+  {%- set rt = temporal_joins._tj_time_value('tj__rsrc.' ~ temporal_joins._tj_q(e.right_time), e.right_nan,
+                                            u.dialect) -%}
+  {%- do right_filter.append(rt ~ ' is not null') -%}
   {%- set right_filter = right_filter + temporal_joins._asof_prune_conditions(e, p.bounds,
         'tj__rsrc.' ~ temporal_joins._tj_q(e.right_time), u.dialect) %}
 union all
 select
-  {%- for pair in e.by %}
-  tj__rsrc.{{ temporal_joins._tj_q(pair[1]) }} as tj__k{{ loop.index0 }},
+  {%- for pair in temporal_joins._asof_key_values(e, 'tj__lsrc', 'tj__rsrc', u.dialect, false) %}
+  {{ pair[1] }} as tj__k{{ loop.index0 }},
   {%- endfor %}
-  tj__rsrc.{{ temporal_joins._tj_q(e.right_time) }} as tj__t,
+  {{ rt }} as tj__t,
   {{ u.sides[i] }} as tj__side,
   {%- for tb in u.tie_breakers %}
   {{ ('tj__rsrc.' ~ temporal_joins._tj_q(u.owned[i][tb])) if tb in u.owned[i] else 'null' }} as {{ tb }},
@@ -217,7 +224,7 @@ where {{ right_filter | join(' and ') }}
     range id, so unsorted rows of a large range would be compared whole). -#}
 {% macro _asof_union_ranged(p, u) %}
   {%- if not u.ranged -%}{{ return(temporal_joins._asof_union_events(p, u)) }}{%- endif -%}
-select tj__u.*, {{ temporal_joins._asof_time_range('tj__u.tj__t', p.kind, p.time_ranges.splits) }} as tj__trange
+select tj__u.*, {{ temporal_joins._asof_time_range('tj__u.tj__t', p.kind, u.splits) }} as tj__trange
 from (
 {{ temporal_joins._asof_union_events(p, u) | indent(2, true) }}
 ) as tj__u
@@ -252,7 +259,7 @@ from (
 {{ temporal_joins._asof_union_windowed(p, u) | indent(2, true) }}
 ) as tj__w
 left join (
-{{ temporal_joins._asof_range_carries_sql(p, u.dialect) | indent(2, true) }}
+{{ temporal_joins._asof_range_carries_sql(p, u.splits, u.dialect) | indent(2, true) }}
 ) as tj__carry on tj__w.tj__trange = tj__carry.tj__trange
 {%- endmacro %}
 

@@ -31,10 +31,12 @@
   {%- do cols.append(packed ~ ' as tj__row') -%}
   {%- if spec.strategy == 'bucketed' -%}{%- do cols.append(temporal_joins._range_bucket(e, spec.epoch_kind,
       spec.bin) ~ ' as tj__bucket') -%}{%- endif -%}
+  {%- set src = temporal_joins._range_bin_source(spec, src) if spec.strategy == 'bucketed' else src -%}
   {{ return('(select ' ~ cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias ~ ')') }}
 {% endmacro %}
 
 {% macro _interval_join_sql(spec, dialect) %}
+  {%- set spec = temporal_joins._range_measured(spec, dialect) -%}
   {%- set out = temporal_joins._tj_unpack('tj__pairs.tj__l', spec.left_columns,
                                           'tj__pairs.tj__r', spec.right_columns) -%}
   {%- set bucketed = spec.strategy == 'bucketed' -%}

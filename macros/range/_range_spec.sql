@@ -146,9 +146,19 @@
   {%- else -%}
     {%- set as_double = 'cast(' ~ expr ~ ' as double)' -%}
   {%- endif -%}
+  {#- a bin measured when the query runs is a column of the side's source (_range_bin_source) -#}
+  {%- if bin is mapping -%}{{ return('floor(' ~ as_double ~ ' / tj__src.tj__bin)') }}{%- endif -%}
   {{ return('floor(' ~ as_double ~ " / cast('" ~ temporal_joins._range_bin_text(bin) ~ "' as double))") }}
 {% endmacro %}
 
+
+{#- A side's source for its buckets: with a bin measured when the query runs, the source with that bin as column
+    tj__bin, so the measuring subquery appears once per side (spliced into every bucket expression, Spark would
+    plan it dozens of times). -#}
+{% macro _range_bin_source(spec, src) %}
+  {%- if spec.bin is not mapping -%}{{ return(src) }}{%- endif -%}
+  {{ return('(select tj__in.*, ' ~ spec.bin.sql ~ ' as tj__bin from ' ~ src ~ ' as tj__in)') }}
+{% endmacro %}
 
 {#- A bin as plain text (no locale, full precision). Bins are computed as numbers, never taken from the
     caller as text. -#}
@@ -271,9 +281,40 @@
   {%- endif -%}
   {%- if strategy == 'bucketed' -%}
     {%- do spec.update({'clamp': temporal_joins._range_clamp(spec, base)}) -%}
-    {%- if bin is none -%}
-      {%- do spec.update({'bin': temporal_joins._interval_runtime_bin(spec, base)}) -%}
+  {%- endif -%}
+  {{ return(spec) }}
+{% endmacro %}
+
+{#-
+  What the bucketed joins measure of their inputs, for a dialect: the clamp's reach and, for interval_join
+  without bin_size, the bin. Returns the spec with them resolved:
+    clamp {'how': 'scalar', 'stats'}: measured when the query runs (Spark: scalar subqueries, planned once
+          and reused, one job before the join);
+          {'how': 'literal', 'stats'}: measured while the model compiles (Hive 2.3, which has no scalar
+          subqueries; one query);
+          {'how': 'join'}: per key, joined in (a CTE input, or the Hive flavour with
+          var('temporal_joins_compile_queries') false).
+    bin   a number (bin_size, or measured while compiling), or {'sql'}: a scalar subquery (Spark).
+-#}
+{% macro _range_measured(spec, dialect) %}
+  {%- set spec = dict(spec) -%}
+  {%- if spec.clamp is not none and spec.clamp.how == 'measure' -%}
+    {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
+      {%- set reach = '(' ~ temporal_joins._range_bounds_sql(spec, ['l', 'r'], dialect, grouped=false, text=false)
+            ~ ') as tj__reach' -%}
+      {%- set stats = {} -%}
+      {%- for name in temporal_joins._range_bound_names() -%}
+        {%- do stats.update({name: '(select tj__' ~ name ~ ' from ' ~ reach ~ ')'}) -%}
+      {%- endfor -%}
+      {%- do spec.update({'clamp': {'how': 'scalar', 'stats': stats}}) -%}
+    {%- elif temporal_joins._tj_compile_queries(spec.macro) -%}
+      {%- do spec.update({'clamp': temporal_joins._range_clamp_literals(spec)}) -%}
+    {%- else -%}
+      {%- do spec.update({'clamp': {'how': 'join'}}) -%}
     {%- endif -%}
+  {%- endif -%}
+  {%- if spec.strategy == 'bucketed' and spec.bin is none -%}
+    {%- do spec.update({'bin': temporal_joins._interval_bin(spec, dialect)}) -%}
   {%- endif -%}
   {{ return(spec) }}
 {% endmacro %}
@@ -281,23 +322,19 @@
 {#-
   bin_size not given: measured from the lengths of the spans the copies cover (each interval
   clamped like its copies, so a sentinel end such as 9999-12-31 or an open end counts only as
-  far as the other side reaches) when the model runs: max(p90, p99 / 10, p99.9 / 100) of the
-  positive lengths (approximate percentiles), so that 90% of the intervals span at most two
-  buckets and only the longest 1% / 0.1% are copied into more than ~11 / ~101 buckets. 1 unit
-  when there is no span of positive length.
+  far as the other side reaches): max(p90, p99 / 10, p99.9 / 100) of the positive lengths
+  (approximate percentiles), so that 90% of the intervals span at most two buckets and only the
+  longest 1% / 0.1% are copied into more than ~11 / ~101 buckets; 1 unit when there is no span
+  of positive length. Spark measures it when the query runs (a scalar subquery, planned once, so
+  both sides' buckets use one bin); the Hive flavour with one query while the model compiles, which
+  needs relations and var('temporal_joins_compile_queries').
 -#}
-{% macro _interval_runtime_bin(spec, base) %}
+{% macro _interval_bin(spec, dialect) %}
   {%- if not execute -%}{{ return(1.0) }}{%- endif -%}
-  {%- if spec.clamp.how != 'literal' -%}
-    {{ temporal_joins._tj_fail(spec.macro, 'bin_size', 'a bin (a number, or an interval string such as \'1 hour\');'
-         ~ ' it is required when an input is a CTE name, whose interval lengths cannot be measured'
-         ~ ' before the query runs',
-         none, 'no bin_size and an input that cannot be queried') }}
-  {%- endif -%}
   {%- set lengths = [] -%}
   {%- set copied = ['r'] if spec.mode == 'point' else ['l', 'r'] -%}
   {%- for side in copied -%}
-    {%- set span = temporal_joins._range_copy_span(spec, side, 'epoch', 'hive') -%}
+    {%- set span = temporal_joins._range_copy_span(spec, side, 'epoch', dialect) -%}
     {%- do lengths.append('select cast(tj__one.tj__hi as double) - cast(tj__one.tj__lo as double) as len from '
         ~ span.sql
         ~ ' as tj__one where ' ~ span.valid) -%}
@@ -308,6 +345,26 @@ select greatest(percentile_approx(len, 0.9), percentile_approx(len, 0.99) / 10,
 from ({{ lengths | join(' union all ') }}) as tj__lengths
 where len > 0
   {%- endset -%}
+  {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
+    {#- Spark may evaluate the subquery once per side (its optimizer does not always reuse it), and
+        percentile_approx's result depends on the order its partial results merge in: the same
+        quantiles from exact counts per power-of-two class of length (an exact percentile of ~60
+        classes), so every evaluation returns the same bin. -#}
+    {%- set classes -%}
+select greatest(pow(2, percentile(tj__k, 0.9, tj__h) + 1), pow(2, percentile(tj__k, 0.99, tj__h) + 1) / 10,
+                {{- ' ' }}pow(2, percentile(tj__k, 0.999, tj__h) + 1) / 100) as bin
+from (select floor(log2(len)) as tj__k, count(*) as tj__h from ({{ lengths | join(' union all ') }}) as tj__lengths
+      {{- ' ' }}where len > 0 group by floor(log2(len))) as tj__hist
+    {%- endset -%}
+    {{ return({'sql': '(select case when tj__m.bin > 0 then tj__m.bin else 1.0 end from (' ~ classes
+                      ~ ') as tj__m)'}) }}
+  {%- endif -%}
+  {%- if spec.clamp.how != 'literal' -%}
+    {{ temporal_joins._tj_fail(spec.macro, 'bin_size', 'a bin (a number, or an interval string such as \'1 hour\');'
+         ~ ' the Hive flavour needs it when an input is a CTE name or var temporal_joins_compile_queries is false'
+         ~ ' (Hive 2.3 measures the bin with a query while the model compiles)',
+         none, 'no bin_size and nothing to measure it with') }}
+  {%- endif -%}
   {%- set result = run_query(query) -%}
   {%- set value = result.columns[0].values()[0] if result and result.rows | length > 0 else none -%}
   {%- if value is none or (value | float) <= 0 -%}{{ return(1.0) }}{%- endif -%}
@@ -317,14 +374,19 @@ where len > 0
 {#-
   How copies are clamped (docs/design.md, "Copies"): a copied row can only meet rows of the
   other side in buckets the other side reaches, so its bucket range is cut to that reach.
-  Relations are measured when the model runs (one query: {'how': 'literal', 'stats': {...}});
-  a CTE name cannot be queried before the query runs, so the reach is joined in instead
-  ({'how': 'join'}: per key, or one row without keys).
+  Relations are measured ({'how': 'measure'}: _range_measured decides how, per dialect); a CTE name
+  cannot be queried on its own, so the reach is joined in instead ({'how': 'join'}: per key, or one
+  row without keys).
 -#}
 {% macro _range_clamp(spec, base) %}
   {%- if base.left_info.columns is none or base.right_info.columns is none -%}
     {{ return({'how': 'join'}) }}
   {%- endif -%}
+  {{ return({'how': 'measure'}) }}
+{% endmacro %}
+
+{#- The Hive flavour's clamp: the reach of both sides from one query while the model compiles, as literals. -#}
+{% macro _range_clamp_literals(spec) %}
   {%- if not execute -%}{{ return({'how': 'literal', 'stats': {}}) }}{%- endif -%}
   {%- set result = run_query(temporal_joins._range_bounds_sql(spec, ['l', 'r'], 'hive', grouped=false)) -%}
   {%- set stats = {} -%}
@@ -334,7 +396,6 @@ where len > 0
   {%- endfor -%}
   {{ return({'how': 'literal', 'stats': stats}) }}
 {% endmacro %}
-
 {#-
   A measured bound as a typed SQL literal of the epoch kind (none for null). The text comes
   from the engine (cast to string), is checked to be a number and re-rendered, never spliced

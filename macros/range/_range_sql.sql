@@ -121,7 +121,7 @@
   end is open). grouped: per key (joined to the copies of a CTE input) or one row (measured
   when the model runs, as text).
 -#}
-{% macro _range_bounds_sql(spec, sides, dialect, grouped) %}
+{% macro _range_bounds_sql(spec, sides, dialect, grouped, text=true) %}
   {%- set branches = [] -%}
   {%- for side in sides -%}
     {%- set b = spec.bounds[side] -%}
@@ -157,7 +157,7 @@
   {%- for pair in spec.by if grouped -%}{%- do keys.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
   {%- set out = [] -%}
   {%- for a in aggs -%}
-    {%- do out.append(('cast(' ~ a[0] ~ ' as string)' if not grouped else a[0]) ~ ' as tj__' ~ a[1]) -%}
+    {%- do out.append(('cast(' ~ a[0] ~ ' as string)' if text and not grouped else a[0]) ~ ' as tj__' ~ a[1]) -%}
   {%- endfor -%}
   {{ return('select ' ~ (keys + out) | join(', ') ~ ' from (' ~ branches | join(' union all ') ~ ') as tj__bounds'
       ~ (' group by ' ~ keys | join(', ') if keys else '')) }}
@@ -182,16 +182,21 @@
 {% macro _range_reach(spec, other, space) %}
   {%- set overlap = spec.get('mode') == 'overlap' -%}
   {%- set null = 'cast(null as ' ~ ('bigint' if space == 'bucket' else 'double') ~ ')' -%}
-  {%- if spec.clamp.how == 'join' -%}
-    {%- set r = 'tj__rng.tj__' ~ other -%}
-    {%- set floor = temporal_joins._range_space('coalesce(tj__rng.tj__floor, 0)', spec, space) -%}
-    {%- set smin = temporal_joins._range_space(r ~ 'smin', spec, space) -%}
-    {%- set smax = temporal_joins._range_space(r ~ 'smax', spec, space) -%}
+  {%- if spec.clamp.how in ['join', 'scalar'] -%}
+    {#- measured when the query runs: the joined per-key reach tj__rng, or scalar subqueries -#}
+    {%- set stat = {} -%}
+    {%- for name in temporal_joins._range_bound_names() -%}
+      {%- do stat.update({name: 'tj__rng.tj__' ~ name if spec.clamp.how == 'join' else spec.clamp.stats[name]}) -%}
+    {%- endfor -%}
+    {%- set floor = temporal_joins._range_space('coalesce(' ~ stat.floor ~ ', 0)', spec, space) -%}
+    {%- set smin = temporal_joins._range_space(stat[other ~ 'smin'], spec, space) -%}
+    {%- set smax = temporal_joins._range_space(stat[other ~ 'smax'], spec, space) -%}
     {%- if not overlap -%}{{ return({'lo': smin, 'hi': smax, 'floor': floor}) }}{%- endif -%}
+    {%- set opened = stat[other ~ 'sopen'] ~ ' = 1' -%}
     {{ return({
-        'lo': 'case when ' ~ r ~ 'sopen = 1 then ' ~ floor ~ ' else ' ~ temporal_joins._range_max(smin, floor) ~ ' end',
-        'hi': 'case when ' ~ r ~ 'smax is not null then ' ~ temporal_joins._range_max(smax, floor)
-              ~ ' when ' ~ r ~ 'sopen = 1 then ' ~ floor ~ ' end',
+        'lo': 'case when ' ~ opened ~ ' then ' ~ floor ~ ' else ' ~ temporal_joins._range_max(smin, floor) ~ ' end',
+        'hi': 'case when ' ~ stat[other ~ 'smax'] ~ ' is not null then ' ~ temporal_joins._range_max(smax, floor)
+              ~ ' when ' ~ opened ~ ' then ' ~ floor ~ ' end',
         'floor': floor}) }}
   {%- endif -%}
   {%- set st = spec.clamp.stats -%}
@@ -271,7 +276,7 @@
   {%- endif -%}
   {%- do cols.append(nlo ~ ' as tj__nlo') -%}
   {%- do cols.append(nhi ~ ' as tj__nhi') -%}
-  {%- set source = src ~ ' as tj__src' -%}
+  {%- set source = (temporal_joins._range_bin_source(spec, src) if space == 'bucket' else src) ~ ' as tj__src' -%}
   {%- if clamped -%}
     {%- do cols.append(reach.lo ~ ' as tj__clo') -%}
     {%- do cols.append(reach.hi ~ ' as tj__chi') -%}
@@ -340,6 +345,7 @@
 {% endmacro %}
 
 {% macro _range_join_sql(spec, dialect) %}
+  {%- set spec = temporal_joins._range_measured(spec, dialect) -%}
   {%- set out = temporal_joins._tj_unpack('tj__pairs.tj__l', spec.left_columns,
                                           'tj__pairs.tj__r', spec.right_columns) -%}
   {%- if spec.strategy == 'naive' -%}

@@ -145,6 +145,12 @@
       {%- set vc = temporal_joins._window_value_class(temporal_joins._tj_find_column(right_info, name)) -%}
       {%- for a in aggs -%}
         {%- set dtype = temporal_joins._tj_find_column(right_info, name).dtype if vc.class != 'unknown' else '' -%}
+        {%- if a in ['sum', 'avg'] and vc.class == 'unknown' and execute -%}
+          {{ temporal_joins._tj_fail(m, 'types', "the column's SQL type, as types={'" ~ name ~ "': 'decimal(12,2)'},"
+               ~ ' for each summed or averaged column of a CTE `right` (its type decides the exact arithmetic and'
+               ~ " the result's type)", none, 'column ' ~ temporal_joins._tj_repr(name) ~ ' of CTE '
+               ~ temporal_joins._tj_repr(right_info.sql) ~ ' cannot be looked up') }}
+        {%- endif -%}
         {%- if a in ['sum', 'avg'] and vc.class not in ['integral', 'decimal', 'float', 'unknown'] -%}
           {{ temporal_joins._tj_fail(m, 'aggregates',
                'sum and avg of a numeric column (count, min and max take others)',
@@ -174,9 +180,9 @@
   order, per aggregate in its list's order.
 -#}
 {% macro _window_spec(left, right, left_time, right_time, by, windows, aggregates,
-                      lower_inclusive, upper_inclusive, direction, prefix, strategy) %}
+                      lower_inclusive, upper_inclusive, direction, prefix, strategy, types) %}
   {%- set m = 'window_aggregate' -%}
-  {%- set base = temporal_joins._tj_base(m, left, right, by, prefix) -%}
+  {%- set base = temporal_joins._tj_base(m, left, right, by, prefix, types) -%}
   {%- set left_time = temporal_joins._tj_column(m, 'left_time', left_time, base.left_info, 'left') -%}
   {%- set right_time = temporal_joins._tj_column(m, 'right_time', right_time, base.right_info, 'right') -%}
   {%- set direction = temporal_joins._tj_choice(m, 'direction', direction, ['backward', 'forward']) -%}
@@ -186,11 +192,6 @@
   {%- if strategy == 'broadcast' and not base.pairs -%}
     {{ temporal_joins._tj_fail(m, 'by', 'one or more key columns when strategy is broadcast (without keys the band '
          ~ 'join has no equality to hash on and becomes a nested loop)', by) }}
-  {%- endif -%}
-  {%- if execute and base.right_info.columns is none -%}
-    {{ temporal_joins._tj_fail(m, 'right', 'a Relation (ref/source) or schema.table, whose column types can be '
-         ~ 'looked up (the value types decide the exact arithmetic)', base.right_info.sql,
-         'a CTE name cannot be looked up') }}
   {%- endif -%}
   {%- for c in temporal_joins._asof_ungroupable(base.left_info) -%}
     {{ temporal_joins._tj_fail(m, 'left', 'a left relation without map or variant columns (each left row is put back '

@@ -1,5 +1,5 @@
-"""The Python-model fallback with engine='auto' (native on Spark >= 4.3, else arrow):
-a forward inner as-of join. Its rows must equal asof_union_forward_inner.
+"""The Python-model fallback with engine='auto' (broadcast for this small keyed left side, else
+union; never native): a forward inner as-of join. Its rows must equal asof_union_forward_inner.
 """
 
 from temporal_joins.asof import asof_join

@@ -3,4 +3,4 @@
 {{ temporal_joins.hive__window_aggregate(
     ref('window_labels'), ref('window_txns'), left_time='label_time', right_time='txn_ts', by='customer_id',
     windows=['1 day', '7 days'], aggregates={'amount': ['sum', 'count', 'avg', 'min', 'max'], '*': ['count']},
-    lower_inclusive=false, upper_inclusive=true, direction='forward', prefix='txn_', strategy='union') }}
+    lower_inclusive=false, upper_inclusive=true, direction='forward', prefix='txn_', strategy='union', types=none) }}

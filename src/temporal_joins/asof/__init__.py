@@ -3,20 +3,23 @@
 The SQL macro (macros/asof_join.sql) is the reference; this package runs the same join on
 DataFrames for dbt Python models. Engines, one module each:
 
-- ``native``: Spark's SortMergeAsOfJoin with its defects routed around (native.py);
-- ``arrow``: bucketed cogroup + the numpy/pyarrow merge of merge.py (arrow.py);
+- ``native``: Spark's SortMergeAsOfJoin with its defects routed around (native.py), Spark >= 4.3;
+- ``arrow``: bucketed cogroup (mapInArrow where cogroup().applyInArrow does not exist, Spark 3.5)
+  + the numpy/pyarrow merge of merge.py (arrow.py);
 - ``broadcast``: the macro's broadcast strategy (broadcast.py);
 - ``union``: the macro's union strategy (union.py), keyed joins;
 - ``auto``: broadcast when its rule holds, else union (keyed joins), else arrow.
 
 ``asof_join_many`` (many.py) joins one left DataFrame to many right ones in passes of the
-union and broadcast engines, as the asof_join_many macro does.
+union and broadcast engines, as the asof_join_many macro does. The Python API needs Spark >= 3.5;
+temporal_joins._spark_version checks it, and what an engine needs beyond it, at the call.
 """
 
 from __future__ import annotations
 
 from pyspark.sql import DataFrame
 
+from temporal_joins import _spark_version
 from temporal_joins.asof.arrow import BUCKET_BYTES, MAX_BUCKETS, arrow_join, choose_buckets
 from temporal_joins.asof.broadcast import BROADCAST_MAX_ROWS, BROADCAST_MAX_ROWS_PER_KEY, broadcast_fits, broadcast_join
 from temporal_joins.asof.many import asof_join_many
@@ -120,7 +123,10 @@ def asof_join(
         broadcast when ``left_df`` has at most BROADCAST_MAX_ROWS rows and
         BROADCAST_MAX_ROWS_PER_KEY rows per key (counted on a sample of about
         STATS_SAMPLE_ROWS rows for bigger spines: two cheap jobs), else union for keyed
-        joins, else arrow.
+        joins, else arrow. Every engine but ``native`` runs on Spark 3.5 and later (``arrow``
+        merges through cogroup().applyInArrow from Spark 4.0, through mapInArrow before);
+        ``native`` on an older Spark raises NativeAsOfUnavailable at the call, before any job.
+        The Python API needs Spark >= 3.5 (on Spark 3.4 the SQL macro runs).
 
     Returns
     -------
@@ -133,10 +139,12 @@ def asof_join(
     ValueError
         For a bad argument, naming it, the allowed values and what was received:
         ``temporal_joins.asof_join: invalid argument `direction`. Allowed: backward,
-        forward, nearest. Received: 'sideways'.``
+        forward, nearest. Received: 'sideways'.``; and on Spark < 3.5, naming ``left_df``.
     NativeAsOfUnavailable
-        ``engine='native'`` on a Spark that does not plan SortMergeAsOfJoin, or on a session
-        that may not set the configs it plans with (``auto`` never takes ``native``).
+        A RuntimeError: ``engine='native'`` on Spark < 4.3 (at the call, before any job, in the
+        shape above, naming the running Spark and the engines that run on it), on a Spark that
+        does not plan SortMergeAsOfJoin, or on a session that may not set the configs it plans
+        with (``auto`` never takes ``native``).
 
     See Also
     --------
@@ -157,6 +165,7 @@ def asof_join(
     +---+---+----+----+
     """
     s = build_spec(**locals())  # first statement: the locals are exactly the arguments
+    _spark_version.check(s.macro, left_df, s.engine, ENGINES, NativeAsOfUnavailable)
     if s.engine == "broadcast" or (s.engine == "auto" and broadcast_fits(left_df, s)):
         return broadcast_join(left_df, right_df, s)
     # auto: union for keyed joins, as the macro; native buffers whole key groups and falls far

@@ -46,7 +46,15 @@ def time_units(col: Column, kind: str, dtype: T.DataType, other: T.DataType) -> 
         return F.unix_date(col).cast("long")
     if kind == "numeric_integral" or isinstance(dtype, INTEGRAL_TYPES):
         return col.cast("long")
+    if is_float(dtype):
+        return matchable_float(col)
     return col
+
+
+def matchable_float(col: Column) -> Column:
+    """A floating-point time with NaN made null: a NaN time never matches, like a null (Spark orders NaN
+    above every number and holds it equal to itself, so it would otherwise match the greatest times)."""
+    return F.when(~F.isnan(col), col)
 
 
 def _wall_clock_micros(col: Column) -> Column:

@@ -7,6 +7,7 @@ sides with few rows per key, which is what auto's rule checks."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pyarrow.compute as pc
 from pyspark.sql import DataFrame
@@ -55,10 +56,18 @@ def spine_fits(left_df: DataFrame, keys: list[str]) -> bool:
     hashed = left_df.select(F.xxhash64(*[F.col(f"`{k}`") for k in keys]).alias("k"))
     if fraction < 1.0:
         hashed = hashed.where(F.rand(STATS_SAMPLE_SEED) < fraction)
+    return max_rows_per_key(hashed) <= BROADCAST_MAX_ROWS_PER_KEY
+
+
+def max_rows_per_key(hashed: DataFrame) -> int:
+    """The most rows one value of column `k` has (0 without rows), counted in the driver: the column
+    fetched as Arrow where DataFrame.toArrow exists (Spark >= 4.0), else collected as one array by a
+    global aggregate. At a 1M-row spine (100,000 keys sampled) the array takes about 1.5 times Arrow's
+    time and two thirds of a group-by's in Spark (docs/design.md, "Python engines")."""
+    if not hasattr(type(hashed), "toArrow"):  # the class: a Connect DataFrame answers unknown names
+        return max(Counter(hashed.agg(F.collect_list("k")).first()[0]).values(), default=0)
     column = hashed.toArrow().column("k")
-    if len(column) == 0:
-        return True
-    return pc.max(pc.value_counts(column).field("counts")).as_py() <= BROADCAST_MAX_ROWS_PER_KEY
+    return pc.max(pc.value_counts(column).field("counts")).as_py() if len(column) else 0
 
 
 def _best_order(s: AsofSpec, lt, rt, rcol):

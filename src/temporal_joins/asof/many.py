@@ -15,6 +15,7 @@ import dataclasses
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
+from temporal_joins import _spark_version
 from temporal_joins import _validation as v
 from temporal_joins.asof._exprs import time_units, within_tolerance
 from temporal_joins.asof.arrow import arrow_join
@@ -161,7 +162,8 @@ def asof_join_many(
         ``union``: one union pass per key set (entries need ``by``); ``broadcast``: one
         broadcast pass for every entry (each needs ``by``); ``auto``: broadcast for the key sets
         where :func:`asof_join`'s rule holds (one job on ``left_df`` per key set), union for the
-        others, and :func:`asof_join`'s ``auto`` for an entry without keys.
+        others, and :func:`asof_join`'s ``auto`` for an entry without keys. Every engine runs on
+        Spark 3.5 and later, the Python API's minimum (on Spark 3.4 the SQL macro runs).
 
     Returns
     -------
@@ -174,7 +176,7 @@ def asof_join_many(
     ValueError
         For a bad argument, as :func:`asof_join` does, naming the entry:
         ``temporal_joins.asof_join_many: invalid argument `rights[1].direction`. Allowed:
-        backward, forward, nearest. Received: 'sideways'.``
+        backward, forward, nearest. Received: 'sideways'.``; and on Spark < 3.5, naming ``left_df``.
 
     See Also
     --------
@@ -211,6 +213,7 @@ def asof_join_many(
     join_type = v.choice(MACRO, "join_type", join_type, JOIN_TYPES)
     engine = v.choice(MACRO, "engine", engine, ENGINES)
     entries = _specs(left_df, left_time, rights, join_type)
+    _spark_version.check(MACRO, left_df, engine, ENGINES)
     if engine in ("union", "broadcast"):
         for _, s in entries:
             s.require_by(engine, "it joins per key; engine='auto' takes another path for an entry without keys")

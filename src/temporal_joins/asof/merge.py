@@ -40,7 +40,10 @@ def changed(table: pa.Table, names: list[str]) -> np.ndarray:
     out[0] = True
     for name in names:
         col = table.column(name)
-        neq = pc.not_equal(col.slice(1), col.slice(0, n - 1))
+        later, earlier = col.slice(1), col.slice(0, n - 1)
+        neq = pc.not_equal(later, earlier)
+        if pa.types.is_floating(col.type):  # NaN keys are equal, as Spark's joins and windows hold them
+            neq = pc.and_(neq, pc.invert(pc.and_(pc.is_nan(later), pc.is_nan(earlier))))
         out[1:] |= np.asarray(pc.fill_null(neq, True).to_numpy(zero_copy_only=False), dtype=bool)
     return out
 

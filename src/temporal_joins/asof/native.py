@@ -41,8 +41,9 @@ CARTESIAN_NODES = ("CartesianProduct", "BroadcastNestedLoopJoin")
 
 
 class NativeAsOfUnavailable(RuntimeError):
-    """Spark did not plan SortMergeAsOfJoin (Spark < 4.3, or the operator was rewritten away),
-    or the session may not set the configs that plan it."""
+    """Spark < 4.3 (raised by asof_join at the call, before any job: temporal_joins._spark_version),
+    Spark did not plan SortMergeAsOfJoin (the operator was rewritten away), or the session may not
+    set the configs that plan it."""
 
 
 class MetricsUnavailable(RuntimeError):
@@ -176,7 +177,7 @@ def native_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> DataFra
     # shuffle partition count is sized here as AQE would coalesce it.
     fixed = [key for key in PLANNING_CONFS if not spark.conf.isModifiable(key)]
     if fixed:
-        # an unknown key (the flag before Spark 4.3) is not modifiable either
+        # an unknown key (the flag before Spark 4.3, refused earlier by version) is not modifiable either
         raise NativeAsOfUnavailable(
             f"temporal_joins.asof_join: the native engine sets {', '.join(fixed)} while Spark plans the join, and "
             "this session does not allow it (Spark < 4.3, or a runtime that restricts SQL configs, e.g. "

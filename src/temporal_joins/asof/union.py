@@ -81,14 +81,15 @@ def union_join(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], jo
     ]
     row_type = parts[0].schema[row].dataType
     for i, (right, s) in enumerate(entries):
-        keep = F.col(f"`{s.right_time}`").isNotNull()
+        right_t = time_units(F.col(f"`{s.right_time}`"), s.kind, s.right_type, s.left_type)
+        keep = right_t.isNotNull()  # a NaN time too: it never matches
         for _, rk in pairs[i]:
             keep = keep & F.col(f"`{rk}`").isNotNull()
         mine = dict(owned[i])
         parts.append(
             right.where(keep).select(
                 *[F.col(f"`{rk}`").alias(k) for (_, rk), k in zip(pairs[i], keys)],
-                time_units(F.col(f"`{s.right_time}`"), s.kind, s.right_type, s.left_type).alias(t),
+                right_t.alias(t),
                 F.lit(sides[i]).alias(side),
                 *[
                     (F.col(f"`{mine[tb]}`") if tb in mine else F.lit(None).cast(tb_types[tb])).alias(tb)

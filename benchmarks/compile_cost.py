@@ -1,0 +1,144 @@
+"""What `dbt compile` costs (docs/design.md, "What compiling costs"): wall seconds of a fresh `dbt compile`
+process (the JVM start included, as a user waits for it) and the data queries the macros ran while
+compiling, for the demo project, the integration project, and one `asof_join` (strategy auto, by one key)
+over label spines of 1M rows (one label per id, the benchmarks' asc) and 20M rows (20 per id, left20).
+
+    python -m benchmarks.compile_cost                      # this checkout
+    python -m benchmarks.compile_cost --rev e3d055f        # also the package at a git revision, side by side
+
+Each package version compiles against the same warehouse (its own state folder under benchmarks/data/),
+seeds and spines made once. A table on stdout, median of --repeats runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.environment import REPO
+
+STATE = REPO / "benchmarks" / "data" / "compile_cost"
+SPINES = {"labels_1m": (1_000_000, 1), "labels_20m": (1_000_000, 20)}  # (ids, labels per id)
+SCHEMA = "tj_compile_bench"
+
+
+def _env() -> dict:
+    return {
+        **os.environ,
+        "TEMPORAL_JOINS_STATE": str(STATE / "state"),
+        "DBT_PROFILES_DIR": str(REPO / "profiles"),
+        "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
+    }
+
+
+def _dbt(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    dbt = Path(sys.executable).with_name("dbt")
+    return subprocess.run([str(dbt), *args], cwd=cwd, env=_env(), capture_output=True, text=True)
+
+
+def make_inputs(checkout: Path) -> None:
+    """The integration project's seeds and the spines, once per state folder."""
+    marker = STATE / "inputs.done"
+    if marker.exists():
+        return
+    integration = checkout / "integration_tests"
+    for step in (["deps", "--quiet"], ["seed", "--quiet"]):
+        done = _dbt(step, integration)
+        if done.returncode != 0:
+            raise SystemExit(f"dbt {step[0]} failed:\n{done.stdout}\n{done.stderr}")
+    from tools.spark_session import local_session
+
+    os.environ.update(_env())
+    spark = local_session(STATE / "state")
+    spark.sql(f"create database if not exists {SCHEMA}")
+    for name, (ids, per_id) in SPINES.items():
+        spark.range(ids * per_id).selectExpr(
+            f"id % {ids} as id", "cast(rand(7) * 31536000 as bigint) as ts", "cast(id % 2 as int) as label"
+        ).write.mode("overwrite").format("parquet").saveAsTable(f"{SCHEMA}.{name}")
+    spark.range(1000).selectExpr("id", "id * 1000 as ts", "cast(id as double) as value").write.mode("overwrite").format(
+        "parquet"
+    ).saveAsTable(f"{SCHEMA}.features")
+    spark.stop()
+    marker.write_text("ok\n")
+
+
+def _cases(checkout: Path) -> list[tuple[str, list[str], Path]]:
+    integration = checkout / "integration_tests"
+    cases = [
+        ("demo project", ["compile", "--vars", "{temporal_joins_demo: true}"], checkout),
+        ("integration project", ["compile", "--exclude", "tag:must_fail"], integration),
+    ]
+    for spine in SPINES:
+        model = (
+            f"{{{{ temporal_joins.asof_join('{SCHEMA}.{spine}', '{SCHEMA}.features', left_time='ts',"
+            " right_time='ts', by='id') }}"
+        )
+        cases.append((f"asof_join auto, {spine}", ["compile", "--inline", model], integration))
+    return cases
+
+
+def measure(checkout: Path, repeats: int) -> dict[str, dict]:
+    """{case: {seconds: median, queries: data queries while compiling}}."""
+    if not (checkout / "integration_tests" / "dbt_packages").exists():
+        _dbt(["deps", "--quiet"], checkout / "integration_tests")
+    out = {}
+    for name, args, cwd in _cases(checkout):
+        seconds, queries = [], None
+        for _ in range(repeats):
+            start = time.perf_counter()
+            done = _dbt([*args, "--log-format", "json", "--debug"], cwd)
+            seconds.append(time.perf_counter() - start)
+            if done.returncode != 0:
+                raise SystemExit(f"{name}: dbt failed:\n{done.stdout[-3000:]}\n{done.stderr[-2000:]}")
+            found = []
+            for line in done.stdout.splitlines():
+                if '"SQLQuery"' in line:
+                    sql = json.loads(line)["data"]["sql"].lstrip()
+                    if sql.lower().startswith(("select", "with")) or sql.startswith("/*"):
+                        found.append(sql)
+            queries = [q for q in found if " from " in q.lower()]
+        out[name] = {"seconds": statistics.median(seconds), "queries": queries}
+    return out
+
+
+def _worktree(rev: str) -> Path:
+    path = Path(tempfile.mkdtemp(prefix="tj_compile_rev_"))
+    subprocess.run(["git", "worktree", "add", "--detach", str(path), rev], cwd=REPO, check=True, capture_output=True)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rev", help="also measure the package at this git revision")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+    STATE.mkdir(parents=True, exist_ok=True)
+    make_inputs(REPO)
+    versions = {"this checkout": REPO}
+    if args.rev:
+        versions = {f"at {args.rev}": _worktree(args.rev), **versions}
+    results = {label: measure(path, args.repeats) for label, path in versions.items()}
+    labels = list(results)
+    print(f"| dbt compile (median of {args.repeats}, s; data queries while compiling) | {' | '.join(labels)} |")
+    print("|---" * (len(labels) + 1) + "|")
+    for case in results[labels[0]]:
+        cells = [f"{results[v][case]['seconds']:.1f} s; {len(results[v][case]['queries'])}" for v in labels]
+        print(f"| {case} | " + " | ".join(cells) + " |")
+    for label in labels:
+        for case, found in results[label].items():
+            for q in found["queries"]:
+                print(f"\n{label}, {case}: {q[:300]}")
+    if args.rev:
+        subprocess.run(["git", "worktree", "remove", "--force", str(versions[f"at {args.rev}"])], cwd=REPO)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

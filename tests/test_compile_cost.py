@@ -1,0 +1,151 @@
+"""What compiling a model costs: the queries the macros run while dbt compiles, over spines of millions of
+rows (docs/design.md, "What compiling costs").
+
+Every SQL statement dbt runs during one `dbt compile` is taken from its SQLQuery events; the data queries
+among them (not the metadata lookups dbt makes for column types) are then run again here and measured
+from Spark's SQL metrics: what the scans read and how many rows the aggregates group. Bounds:
+- a left side past auto's row limit costs one count(*), whose scan reads no column (columnar files
+  answer it from their footers);
+- within the limit, the per-key rule groups a random sample of about 100,000 rows (read: the key only);
+- time-to-live pruning, the keyless union's time ranges and an interval join's reach and bin run no
+  query while compiling on Spark (they are measured when the query runs);
+- with var temporal_joins_compile_queries false, compiling runs no data query at all.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+SCHEMA = "tj_compile"
+BIG, SMALL = 5_000_000, 1_500_000  # past and within auto's default row limit (2,000,000)
+SAMPLE = 100_000
+
+
+@pytest.fixture(scope="module")
+def spines(spark):
+    spark.sql(f"create database if not exists {SCHEMA}")
+    for name, rows in (("spine_big", BIG), ("spine_small", SMALL)):
+        if spark.catalog.tableExists(f"{SCHEMA}.{name}") and spark.table(f"{SCHEMA}.{name}").count() == rows:
+            continue
+        spark.range(rows).selectExpr("id as k", "cast(id % 86400 as bigint) as t", "id % 7 as v").write.mode(
+            "overwrite"
+        ).format("parquet").saveAsTable(f"{SCHEMA}.{name}")
+    events = spark.range(1000).selectExpr(
+        "id as k", "id as t", "cast(id as decimal(10,2)) as amount", "id + 5 as t_end"
+    )
+    events.write.mode("overwrite").format("parquet").saveAsTable(f"{SCHEMA}.events")
+    return SCHEMA
+
+
+def _model(schema: str) -> str:
+    """One inline model calling every macro that measures something, over the big and the small spine."""
+    calls = []
+    for spine in ("spine_big", "spine_small"):
+        calls.append(
+            f"temporal_joins.asof_join('{schema}.{spine}', '{schema}.events', left_time='t', right_time='t', by='k',"
+            " tolerance=5, prefix='r_')"
+        )
+        calls.append(
+            f"temporal_joins.window_aggregate('{schema}.{spine}', '{schema}.events', left_time='t', right_time='t',"
+            " by='k', windows=[10], aggregates={'amount': ['sum']})"
+        )
+        calls.append(
+            f"temporal_joins.asof_join_many('{schema}.{spine}', left_time='t', rights=[{{'relation': '{schema}.events',"
+            " 'right_time': 't', 'by': 'k', 'tolerance': 5, 'prefix': 'a_'}, {'relation': '"
+            f"{schema}.events', 'right_time': 't', 'by': 'k', 'prefix': 'b_'}}])"
+        )
+    # keyless: time ranges; interval_join without bin_size: its reach and bin
+    calls.append(
+        f"temporal_joins.asof_join('{schema}.spine_big', '{schema}.events', left_time='t', right_time='t', prefix='r_')"
+    )
+    calls.append(
+        f"temporal_joins.interval_join('{schema}.spine_big', '{schema}.events', left_time='t', right_start='t',"
+        " right_end='t_end', by='k', prefix='r_')"
+    )
+    return "\n;\n".join("{{ " + c + " }}" for c in calls)
+
+
+def _compile(dbt, model: str, dbt_vars: dict | None = None) -> list[str]:
+    """The SQL statements one `dbt compile` of an inline model ran."""
+    statements = []
+
+    def collect(event):
+        if event.info.name == "SQLQuery":
+            statements.append(event.data.sql)
+
+    args = ["compile", "--inline", model, "--quiet"] + (["--vars", json.dumps(dbt_vars)] if dbt_vars else [])
+    result = dbt.invoke(*args, callbacks=[collect])
+    assert result.success, dbt.failure_message(result)
+    return statements
+
+
+def _data_queries(statements: list[str]) -> list[str]:
+    """The statements that read rows (dbt's own metadata lookups are describe/show statements)."""
+    return [s for s in statements if re.match(r"(?is)^\s*(/\*.*?\*/\s*)?(select|with)\b", s)]
+
+
+def _nodes(plan):
+    yield plan
+    children = plan.children()
+    for i in range(children.size()):
+        yield from _nodes(children.apply(i))
+
+
+def _measure(spark, sql: str) -> dict:
+    """Run a query with AQE off and read its scans and aggregates from the SQL metrics."""
+    spark.conf.set("spark.sql.adaptive.enabled", "false")
+    try:
+        df = spark.sql(sql)
+        df.collect()
+        plan = df._jdf.queryExecution().executedPlan()
+    finally:
+        spark.conf.unset("spark.sql.adaptive.enabled")
+    scans, grouped = [], 0
+    for node in _nodes(plan):
+        name = node.nodeName()
+        if name.startswith("Scan"):
+            scans.append((re.search(r"ReadSchema: (struct<[^>]*>)", node.toString()).group(1), node))
+        if name == "HashAggregate" and "partial_count" in node.toString():
+            grouped = max(grouped, node.metrics().apply("numOutputRows").value())
+    return {"read_schemas": [schema for schema, _ in scans], "grouped": grouped}
+
+
+def test_compiling_reads_a_bounded_sample_or_metadata(dbt, spark, spines):
+    queries = _data_queries(_compile(dbt, _model(spines)))
+    big = [q for q in queries if "spine_big" in q]
+    small = [q for q in queries if "spine_small" in q]
+    # every other measurement (pruning bounds, time ranges, reach, bin) happens when the query runs
+    assert sorted(big + small) == sorted(queries), queries
+    # the big spine: per macro that picks a strategy (asof_join, window_aggregate, asof_join_many's key set)
+    # one count(*), which reads no column; nothing else
+    assert len(big) == 3 and all(re.search(r"select count\(\*\)", q) and "group by" not in q for q in big), big
+    assert _measure(spark, big[0])["read_schemas"] == ["struct<>"]
+    # the small spine: per macro its count, then the per-key rule on a sample, which reads the key only
+    counts = [q for q in small if "group by" not in q]
+    sampled = [q for q in small if "group by" in q]
+    assert len(counts) == 3 and len(sampled) == 3, small
+    measured = _measure(spark, sampled[0])
+    assert measured["read_schemas"] == ["struct<k:bigint>"], measured
+    # about SAMPLE of its 1.5M rows, each key once: grouped rows bounded by the sample, not the spine
+    assert 0.8 * SAMPLE < measured["grouped"] < 1.2 * SAMPLE, measured
+
+
+def test_without_compile_queries_compiling_runs_no_data_query(dbt, spines):
+    assert _data_queries(_compile(dbt, _model(spines), {"temporal_joins_compile_queries": False})) == []
+
+
+def test_table_statistics_past_the_limit_replace_the_count(dbt, spark, spines):
+    spark.range(10_000).selectExpr("id as k", "id as t").write.mode("overwrite").saveAsTable(f"{SCHEMA}.spine_stats")
+    spark.sql(f"analyze table {SCHEMA}.spine_stats compute statistics")
+    model = (
+        f"{{{{ temporal_joins.asof_join('{SCHEMA}.spine_stats', '{SCHEMA}.events', left_time='t', right_time='t',"
+        " by='k', prefix='r_') }}"
+    )
+    # the metastore's 10,000 rows are past a limit of 5,000: union, and no query at all
+    assert _data_queries(_compile(dbt, model, {"temporal_joins_broadcast_max_rows": 5000})) == []
+    # within the limit statistics are not trusted (they can be stale): the count runs, then the per-key rule
+    statements = _data_queries(_compile(dbt, model))
+    assert len(statements) == 2 and "count(*)" in statements[0] and "group by" in statements[1], statements

@@ -1,0 +1,344 @@
+"""The Spark-version matrix of `make test`: the suite's compatibility part on the older Spark lines.
+
+`make test` runs the whole suite in .venv (the newest pyspark and dbt) and, beside it, SELECTION in
+one venv per entry of ENVS: the integration project's `dbt build`, the macros' differential tests
+through dbt-spark's session method, every Python engine against the oracle (session time zones
+included) and, where pyspark ships the Connect server, the Connect tests. What an environment leaves
+out is in its `deselected`, with the reason. The real-endpoint tests (the Hive 2.3 engine built from
+the main venv's jars, the Thrift server and cluster, dbt-databricks) run in the main venv only.
+
+Each environment lives under $TEMPORAL_JOINS_STATE/matrix/<name>/: its venv (the checkout installed
+editable with the env's extras), its own Spark state and dbt target and logs (so it can run beside
+the main suite), its pytest log and JUnit XML. PyPI has pyspark as a 300-400 MB sdist only: it is
+built into a wheel once and kept in matrix/wheels/; a venv is reinstalled only when its requirements
+or pyproject.toml change.
+
+    python -m tools.matrix build [NAME ...]                 # the venvs (idempotent)
+    python -m tools.matrix run [NAME ...] [-- PYTEST ARGS]  # the selection, e.g. -- -k asof_differential
+    python -m tools.matrix test -- PYTEST ARGS              # `make test`: main suite + matrix + summary
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+ROOT = Path(os.environ.get("TEMPORAL_JOINS_STATE", REPO / ".spark")) / "matrix"
+WHEELS = ROOT / "wheels"
+
+# The compatibility part, in one place: what every matrix environment runs (less its deselected).
+SELECTION = (
+    "tests/test_integration.py",  # the integration project's `dbt build` and its must-fail control
+    "tests/test_asof_differential.py",
+    "tests/test_asof_many_differential.py",
+    "tests/test_range_differential.py",
+    "tests/test_window_differential.py",
+    "tests/test_python_engines.py",  # with the session-time-zone matrix of tests/engine_zones.py
+    "tests/test_python_many.py",
+    "tests/test_python_connect.py",
+)
+
+# One env's tests may take this long: a hung engine must not hold `make test` past CI's 90 minutes.
+TIMEOUT_MIN = 30
+
+# The matrix checks what the Spark line changes: Spark SQL and PySpark. The hive__ flavours run on
+# Hive 2.3's own engine and on Spark 4.3 in the main suite.
+SPARK_FLAVOURS = ("not hive", "the hive__ flavours run on Hive 2.3 and on Spark 4.3 in the main suite")
+DBT_111_IN_MAIN = (
+    "dbt-core 1.11 builds the integration project in the main suite (on 4.3); "
+    "Spark 4.0's SQL is checked by the differential tests"
+)
+
+NO_CONNECT_SERVER = (
+    "pyspark 3.5 on PyPI ships no Spark Connect server (no jars/spark-connect_*.jar), "
+    "so the suite's session cannot start SparkConnectPlugin"
+)
+
+
+@dataclass(frozen=True)
+class Env:
+    name: str
+    pyspark: str
+    dbt: str  # dbt-core's and dbt-spark's minor version: "1.10" installs ~=1.10.0
+    extras: str  # the checkout's extras
+    pins: tuple[str, ...] = ()  # what the Spark line needs that no package declares
+    deselected: dict[str, str] = field(default_factory=dict)  # test module or node id -> why
+    keywords: tuple[str, str] = ("", "")  # a pytest -k expression, and why
+
+    @property
+    def home(self) -> Path:
+        return ROOT / self.name
+
+    @property
+    def python(self) -> Path:
+        return self.home / "venv" / "bin" / "python"
+
+    @property
+    def wheel(self) -> Path:
+        return WHEELS / f"pyspark-{self.pyspark}-py2.py3-none-any.whl"
+
+    def requirements(self) -> list[str]:
+        return [
+            f"{self.wheel}[sql]",  # pyspark's own ranges for pandas, pyarrow and numpy (3.5: numpy < 2)
+            f"dbt-core~={self.dbt}.0",
+            f"dbt-spark[session,PyHive]~={self.dbt}.0",
+            *self.pins,
+            "-e",
+            f"{REPO}[{self.extras}]",
+        ]
+
+    def pytest_args(self) -> list[str]:
+        modules = [m for m in SELECTION if m not in self.deselected]
+        nodes = [f"--deselect={node}" for node in self.deselected if node not in SELECTION]
+        # no .pytest_cache writes beside the main run's
+        keywords = ["-k", self.keywords[0]] if self.keywords[0] else []
+        return [*modules, *nodes, *keywords, "-p", "no:cacheprovider", "--junitxml", str(self.home / "junit.xml")]
+
+    def environ(self) -> dict[str, str]:
+        """Its own Spark state (warehouse, Derby metastore) and dbt target: it may run beside the main suite."""
+        return {
+            **os.environ,
+            "TEMPORAL_JOINS_STATE": str(self.home / "state"),
+            "PYSPARK_PYTHON": str(self.python),  # the Python workers must run the env's pyspark
+            "DBT_TARGET_PATH": str(self.home / "dbt" / "target"),
+            "DBT_LOG_PATH": str(self.home / "dbt" / "logs"),
+        }
+
+
+# The newest release of each older Spark line that a supported runtime carries (docs/testing.md,
+# "The Spark matrix"); 3.5 with dbt 1.10 (what dbt-databricks 1.11 pins), 4.0 with dbt 1.11.
+ENVS = {
+    env.name: env
+    for env in (
+        Env(
+            "spark-3.5",
+            "3.5.9",
+            "1.10",
+            "spark,test",
+            # numpy < 2 (pyspark's pin: pyspark.pandas uses np.NaN), and pyarrow 26 imports with numpy >= 2 only
+            pins=("pyarrow<26",),
+            deselected={"tests/test_python_connect.py": NO_CONNECT_SERVER},
+            keywords=SPARK_FLAVOURS,
+        ),
+        Env(
+            "spark-4.0",
+            "4.0.5",
+            "1.11",
+            "spark,connect,test",
+            deselected={"tests/test_integration.py": DBT_111_IN_MAIN},
+            keywords=SPARK_FLAVOURS,
+        ),
+    )
+}
+
+
+@dataclass
+class Outcome:
+    name: str
+    log: Path | None = None
+    versions: str = "?"
+    build_min: float | None = None
+    test_min: float | None = None
+    code: int | None = None
+    failure: str = ""
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def _call(argv: list, log, echo: bool, timeout_min: float | None = None, **kwargs) -> int:
+    """Run argv with its output in `log` (and on stdout if echo); its exit code. Past timeout_min its
+    process group (pytest, its Spark JVM and Python workers) is killed: the exit code is then negative."""
+    log.write(f"$ {' '.join(map(str, argv))}\n")
+    log.flush()
+    proc = subprocess.Popen(
+        [str(a) for a in argv], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True, **kwargs
+    )
+    timer = threading.Timer((timeout_min or 0) * 60, os.killpg, (proc.pid, signal.SIGKILL))
+    if timeout_min:
+        timer.start()
+    try:
+        for chunk in iter(lambda: proc.stdout.read1(1 << 16), b""):  # as it comes: pytest's progress has no newline
+            log.buffer.write(chunk)
+            log.flush()
+            if echo:
+                sys.stdout.buffer.write(chunk)
+                sys.stdout.flush()
+        return proc.wait()
+    finally:
+        timer.cancel()
+
+
+def build(env: Env, python: str, log, echo: bool = False) -> None:
+    """The env's venv with its requirements; pyspark's wheel built from the sdist once."""
+    WHEELS.mkdir(parents=True, exist_ok=True)
+    steps = []
+    if not env.wheel.exists():
+        steps.append([python, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", WHEELS, f"pyspark=={env.pyspark}"])
+    stamp = env.home / "venv" / ".installed"
+    wanted = hashlib.sha256(
+        "\n".join([*env.requirements(), (REPO / "pyproject.toml").read_text()]).encode()
+    ).hexdigest()
+    if not (stamp.exists() and stamp.read_text() == wanted):
+        if not env.python.exists():
+            steps.append([python, "-m", "venv", env.home / "venv"])
+        steps.append([env.python, "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
+        steps.append([env.python, "-m", "pip", "install", "--quiet", *env.requirements()])
+    for argv in steps:
+        if _call(argv, log, echo, cwd=REPO) != 0:
+            raise RuntimeError(f"failed: {' '.join(map(str, argv))}")
+    stamp.write_text(wanted)
+
+
+def versions(python: Path | str) -> str:
+    code = "import importlib.metadata as m; print(*(m.version(p) for p in ('pyspark', 'dbt-core', 'dbt-spark')))"
+    out = subprocess.run([str(python), "-c", code], capture_output=True, text=True)
+    return out.stdout.strip() if out.returncode == 0 else "?"
+
+
+def junit_counts(path: Path) -> dict[str, int]:
+    if not path.exists():
+        return {}
+    root = ET.parse(path).getroot()
+    suites = [root] if root.tag == "testsuite" else list(root)
+    counts = {k: sum(int(s.get(k, 0)) for s in suites) for k in ("tests", "failures", "errors", "skipped")}
+    counts["passed"] = counts["tests"] - counts["failures"] - counts["errors"] - counts["skipped"]
+    return counts
+
+
+def build_and_run(env: Env, python: str, pytest_extra: list[str], echo: bool) -> Outcome:
+    """Build the env, then run its selection; the log is the env's pytest.log."""
+    env.home.mkdir(parents=True, exist_ok=True)
+    (env.home / "state").mkdir(exist_ok=True)
+    (env.home / "junit.xml").unlink(missing_ok=True)
+    outcome = Outcome(env.name, log=env.home / "pytest.log")
+    with open(outcome.log, "w") as log:
+        start = time.monotonic()
+        try:
+            build(env, python, log, echo)
+        except RuntimeError as exc:
+            outcome.code, outcome.failure = 1, str(exc)
+            return outcome
+        finally:
+            outcome.build_min = (time.monotonic() - start) / 60
+        outcome.versions = versions(env.python)
+        for node, why in env.deselected.items():
+            log.write(f"deselected {node}: {why}\n")
+        if env.keywords[0]:
+            log.write(f"-k '{env.keywords[0]}': {env.keywords[1]}\n")
+        start = time.monotonic()
+        argv = [env.python, "-m", "pytest", *env.pytest_args(), *pytest_extra]
+        outcome.code = _call(argv, log, echo, TIMEOUT_MIN, cwd=REPO, env=env.environ())
+        if outcome.code < 0:
+            outcome.failure = f"killed after {TIMEOUT_MIN} minutes"
+        outcome.test_min = (time.monotonic() - start) / 60
+    outcome.counts = junit_counts(env.home / "junit.xml")
+    return outcome
+
+
+def short_summary(log: Path, limit: int = 80) -> str:
+    """The end of pytest's 'short test summary info' (every failure and error on one line each)."""
+    text = log.read_text(errors="replace") if log.exists() else ""
+    at = text.rfind("short test summary info")
+    return "\n".join((text[at:] if at >= 0 else text).splitlines()[-limit:])
+
+
+def report(outcomes: list[Outcome]) -> bool:
+    """Print one line per environment, the deselections, each failed env's failures; True if all passed."""
+    print(f"\n{' Spark matrix ':=^100}")
+    head = (
+        "environment",
+        "pyspark dbt-core dbt-spark",
+        "passed",
+        "failed",
+        "errors",
+        "skipped",
+        "build min",
+        "test min",
+    )
+    row = "{:<12} {:<27} {:>7} {:>7} {:>7} {:>7} {:>9} {:>9}"
+    print(row.format(*head))
+    for o in outcomes:
+        c = o.counts
+        minutes = [f"{m:.1f}" if m is not None else "-" for m in (o.build_min, o.test_min)]
+        print(
+            row.format(
+                o.name, o.versions, *(c.get(k, 0) for k in ("passed", "failures", "errors", "skipped")), *minutes
+            )
+        )
+    for o in outcomes:
+        env = ENVS.get(o.name)
+        for node, why in getattr(env, "deselected", {}).items():
+            print(f"{o.name} deselects {node}: {why}")
+        if env is not None and env.keywords[0]:
+            print(f"{o.name} runs -k '{env.keywords[0]}': {env.keywords[1]}")
+    for o in outcomes:
+        if o.code != 0 and o.log is not None:
+            print(f"\n--- {o.name}: {o.failure or f'pytest exit code {o.code}'} (log: {o.log})")
+            print(short_summary(o.log))
+    passed = sum(o.counts.get("passed", 0) for o in outcomes)
+    # an env that failed with nothing counted (its build failed, it was killed) counts as one failure
+    failed = sum(o.counts.get("failures", 0) + o.counts.get("errors", 0) or int(o.code != 0) for o in outcomes)
+    print(f"total: {passed} passed, {failed} failed")
+    return all(o.code == 0 for o in outcomes)
+
+
+def test(pytest_args: list[str], python: str, names: list[str], serial: bool) -> bool:
+    """The main suite in this venv, its output streamed, and the matrix beside it (or after it)."""
+    matrix = [Outcome(name, code=1, failure="did not finish") for name in names]
+
+    def lane_body() -> None:
+        for i, name in enumerate(names):
+            try:
+                matrix[i] = build_and_run(ENVS[name], python, [], echo=False)
+            except Exception as exc:  # reported as that env's failure, never lost with the thread
+                matrix[i].failure = repr(exc)
+
+    lane = threading.Thread(target=lane_body, daemon=True)
+    if not serial:
+        lane.start()
+    junit = ROOT / "main.xml"
+    junit.unlink(missing_ok=True)
+    main = Outcome("main", versions=versions(sys.executable))
+    start = time.monotonic()
+    main.code = subprocess.run([sys.executable, "-m", "pytest", *pytest_args, "--junitxml", str(junit)]).returncode
+    main.test_min, main.counts = (time.monotonic() - start) / 60, junit_counts(junit)
+    if serial:
+        lane.start()
+    lane.join()
+    return report([main, *matrix])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=("build", "run", "test"))
+    parser.add_argument("names", nargs="*", help=f"environments (default: all of {', '.join(ENVS)})")
+    parser.add_argument("--python", default="python3", help="the interpreter the venvs are made from")
+    parser.add_argument("--serial", action="store_true", help="test: the matrix after the main suite, not beside it")
+    argv = sys.argv[1:] if argv is None else argv
+    at = argv.index("--") if "--" in argv else len(argv)
+    args, pytest_args = parser.parse_args(argv[:at]), argv[at + 1 :]
+    names = args.names or list(ENVS)
+    if set(names) - set(ENVS):
+        parser.error(f"unknown environment(s) {sorted(set(names) - set(ENVS))}; known: {list(ENVS)}")
+    ROOT.mkdir(parents=True, exist_ok=True)
+    if args.command == "test":
+        return 0 if test(pytest_args, args.python, names, args.serial) else 1
+    if args.command == "build":
+        for name in names:
+            build(ENVS[name], args.python, sys.stdout, echo=False)
+            print(f"{name}: {versions(ENVS[name].python)}")
+        return 0
+    return 0 if report([build_and_run(ENVS[n], args.python, pytest_args, echo=True) for n in names]) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
