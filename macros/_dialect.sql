@@ -111,10 +111,12 @@
 -#}
 {% macro _tj_time_value(expr, state, dialect) %}
   {%- if state is none -%}{{ return(expr) }}{%- endif -%}
+  {#- no `then null` branch: Hive 2.3 cannot type a bare null there beside a UNION ALL's null column
+      ("tok_null encountered with 0 children"); a CASE without ELSE is null in the expression's type -#}
   {%- if state == 'maybe' -%}
-    {{ return("case when cast(" ~ expr ~ " as string) = 'NaN' then null else " ~ expr ~ " end") }}
+    {{ return("case when cast(" ~ expr ~ " as string) <> 'NaN' then " ~ expr ~ " end") }}
   {%- elif dialect == 'hive' -%}
-    {{ return("case when " ~ expr ~ " = cast('NaN' as double) then null else " ~ expr ~ " + 0.0 end") }}
+    {{ return("case when " ~ expr ~ " <> cast('NaN' as double) then " ~ expr ~ " + 0.0 end") }}
   {%- endif -%}
   {{ return('case when isnan(' ~ expr ~ ') then null else ' ~ expr ~ ' end') }}
 {% endmacro %}

@@ -84,8 +84,8 @@
   {%- set fractions = [] -%}
   {%- for i in range(1, ranges) -%}{%- do fractions.append('%.6f' | format(i / ranges)) -%}{%- endfor -%}
   {{ return('select percentile_approx('
-            ~ temporal_joins._asof_time_image('tj__rsrc.' ~ temporal_joins._tj_q(right_time), kind)
-            ~ ', array(' ~ fractions | join(', ') ~ '), 1000) as tj__splits from ' ~ relation_sql ~ ' as tj__rsrc') }}
+            ~ temporal_joins._asof_time_image('tj__qsrc.' ~ temporal_joins._tj_q(right_time), kind)
+            ~ ', array(' ~ fractions | join(', ') ~ '), 1000) as tj__splits from ' ~ relation_sql ~ ' as tj__qsrc') }}
 {% endmacro %}
 
 {#- A number that never decreases as the time grows (lossy is fine: only ranges use it). Not

@@ -2,7 +2,11 @@
     types cannot be looked up, so `types` names the summed column's (its type decides the arithmetic
     and the result's type); the rows and types equal the relation's (expected_window_backward). -#}
 with txns as (
-    select customer_id, txn_ts, amount from {{ ref('window_txns') }}
+    select
+        customer_id,
+        txn_ts,
+        amount
+    from {{ ref('window_txns') }}
 )
 
 {{ temporal_joins.window_aggregate(
