@@ -51,7 +51,7 @@ SELECTION = (
 # One env's tests may take this long, and the whole matrix of `make test` must end this long after the
 # main suite started: a hung engine must not hold `make test` past CI's 90 minutes.
 TIMEOUT_MIN = 45
-DEADLINE_MIN = 80
+DEADLINE_MIN = 85
 # Beside the main suite the matrix runs at the lowest CPU priority: it takes the core the main suite's
 # single-threaded phases leave, and slows the main suite as little as it can.
 NICENESS = 19
@@ -140,7 +140,10 @@ ENVS = {
             "4.0.5",
             "1.11",
             "spark,connect,test",
-            deselected={"tests/test_integration.py": DBT_111_IN_MAIN},
+            deselected={
+                "tests/test_integration.py": DBT_111_IN_MAIN,
+                "tests/test_asof_differential.py": "time: beside the main suite on 2 cores only the 3.5 line runs it",
+            },
             keywords=SPARK_FLAVOURS,
         ),
     )
