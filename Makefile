@@ -37,7 +37,7 @@ demo: setup
 # MATRIX_ARGS=--serial runs the matrix after the main suite instead of beside it
 MATRIX_ARGS ?=
 test: setup
-	$(PY) -m tools.matrix test --python $(PYTHON) $(MATRIX_ARGS) -- tests --durations=25
+	$(PY) -m tools.matrix test --python $(PYTHON) $(MATRIX_ARGS) -- tests --durations=50
 
 # make matrix: only the Spark matrix (its venvs under $(TEMPORAL_JOINS_STATE)/matrix, built once), e.g.
 #   make matrix MATRIX_ENVS=spark-3.5 PYTEST_ARGS="-k asof_differential"

@@ -135,11 +135,26 @@
 
 {#-
   Whether the dialect computes an uncorrelated scalar subquery inside a query (a filter's bound, a bucket
-  width), so what the joins measure of their inputs (time-to-live bounds, time ranges, an interval
-  join's reach and bin) is measured when the query runs, not while dbt compiles. Hive 2.3 without CBO
-  rejects scalar subqueries outside top-level conjuncts (tools/hive/FINDINGS.md): its flavour measures
-  them with one query at compile time, unless var('temporal_joins_compile_queries') is false.
+  width), so what the joins measure of their inputs is measured when the query runs, not while dbt
+  compiles. Hive 2.3 without CBO rejects scalar subqueries outside top-level conjuncts
+  (tools/hive/FINDINGS.md): its flavour joins a one-row aggregate in instead (time-to-live bounds,
+  time ranges), or measures with one query while compiling (an interval join's reach and bin, unless
+  var('temporal_joins_compile_queries') is false).
 -#}
 {% macro _tj_run_time_scalars(dialect) %}
   {{ return(dialect != 'hive') }}
+{% endmacro %}
+
+{#-
+  ` join <relation> as <alias> on ...`: every row of the FROM clause so far meets the one row of
+  `relation` (a measured aggregate, the Hive flavour's stand-in for a scalar subquery). An equi-join on
+  a key that is 0 on both sides, not a cross join: Hive 2.3 refuses cartesian products
+  (hive.strict.checks.cartesian.product), and both engines plan a map / broadcast hash join of the one
+  row. The key is hash(a column) * 0 on each side (`probe`: any column of the rows; `column`: one of
+  `relation`'s): hash() is never null, and neither engine folds it to a constant (a constant key
+  side fails Hive's map-join planning; Spark would plan a cartesian product).
+-#}
+{% macro _tj_join_one_row(relation, alias, probe, column) %}
+  {{ return(' join (select tj__onerow.*, hash(tj__onerow.' ~ column ~ ') * 0 as tj__zero from ' ~ relation
+            ~ ' as tj__onerow) as ' ~ alias ~ ' on hash(' ~ probe ~ ') * 0 = ' ~ alias ~ '.tj__zero') }}
 {% endmacro %}

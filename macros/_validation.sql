@@ -182,9 +182,11 @@
   var('temporal_joins_compile_queries', true): whether macros may query their inputs while dbt compiles.
   What they query is bounded (docs/design.md, "What compiling costs"): asof_join's and window_aggregate's
   `auto` counts the left rows (metadata, or a count(*) that columnar tables answer from file footers) and
-  counts rows per key on a sample of about 100,000 of at most its row limit; the Hive flavour also
-  measures what Spark measures when the query runs. false: no query at all; `auto` takes union, and the
-  Hive flavour prunes nothing, splits no time ranges and needs bin_size.
+  counts rows per key on a sample of about 100,000 of at most its row limit. Everything else the joins
+  measure (time-to-live bounds, time ranges, an interval join's reach and bin) is measured when the
+  query runs, but for the Hive flavour's interval join reach and bin (one query each while compiling).
+  false: no query at all; `auto` takes union, and the Hive flavour joins an interval join's reach in
+  per key and needs bin_size.
 -#}
 {% macro _tj_compile_queries(macro_name) %}
   {%- set allowed = var('temporal_joins_compile_queries', true) -%}

@@ -122,7 +122,7 @@ from (
       {%- endfor %}
       {%- endfor %}
       0 as tj__copy
-    from {{ e.right }} as tj__rsrc
+    from {{ temporal_joins._asof_pruned_right(e, p.bounds, dialect) }} as tj__rsrc
     inner join {{ p.left }} as tj__lsrc
       on {{ pick.on | join('\n      and ') }}
     {%- endfor %}

@@ -57,7 +57,7 @@ from (
       {{ temporal_joins._tj_time_value('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time), spec.right_nan, dialect)
       }} as tj__t,
       {{ temporal_joins._tj_pack_right('tj__rsrc', spec.right_columns) }} as tj__m
-    from {{ spec.right }} as tj__rsrc
+    from {{ temporal_joins._asof_pruned_right(spec, spec.bounds, dialect) }} as tj__rsrc
     {%- if prune %}
     where {{ prune | join(' and ') }}
     {%- endif %}

@@ -9,9 +9,9 @@
   The left side's earliest and latest times are measured when the query runs: scalar subqueries
   over `left` (relation or CTE name), one job before the join that Spark reuses for every entry;
   Spark still prunes partitions with them, not row groups. Hive 2.3 has no such subqueries: its
-  flavour measures them with one query while the model compiles (literals, for a relation `left`;
-  nothing for a CTE or with var('temporal_joins_compile_queries') false). At parse time, or when an
-  entry has no tolerance, nothing is pruned. A NaN left time is left out (it matches nothing).
+  flavour cross-joins the one-row aggregate to each right side (a map join) and filters there. Nothing
+  is measured while the model compiles. At parse time, or when an entry has no tolerance, nothing is
+  pruned. A NaN left time is left out (it matches nothing).
 
   Every bound is exact or looser, never tighter: integers through decimal(20,0), dates by
   whole days, floating point and decimals by the match's own arithmetic (`left - right <=
@@ -29,72 +29,58 @@
              'left_nan': temporal_joins._asof_left_nan(entries)}) }}
 {% endmacro %}
 
-{#- The earliest and latest left time for a dialect: {'lo', 'hi', 'at_run_time'} (SQL in the left time's type),
-    or none. Measured once per rendering (kept on `bounds`). -#}
+{#- The earliest and latest left time for a dialect: {'lo', 'hi'} (SQL in the left time's type) and, for
+    Hive, 'relation': the one-row relation (tj__bnd) they are columns of. Rendered once per dialect (kept on
+    `bounds`). Measured when the query runs, never while compiling: Spark computes scalar subqueries;
+    Hive 2.3 has none outside top-level conjuncts (tools/hive/FINDINGS.md), so its flavour joins the
+    one-row aggregate to the right side (_asof_pruned_right). -#}
 {% macro _asof_bounds(bounds, dialect) %}
   {%- if dialect in bounds -%}{{ return(bounds[dialect]) }}{%- endif -%}
   {%- set lt = temporal_joins._tj_time_value('tj__bsrc.' ~ temporal_joins._tj_q(bounds.left_time), bounds.left_nan,
                                             dialect) -%}
-  {%- set found = none -%}
+  {%- set source = ' from ' ~ bounds.left_info.sql ~ ' as tj__bsrc' -%}
   {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
-    {%- set source = ') from ' ~ bounds.left_info.sql ~ ' as tj__bsrc)' -%}
-    {%- set found = {'lo': '(select min(' ~ lt ~ source, 'hi': '(select max(' ~ lt ~ source, 'at_run_time': true} -%}
-  {%- elif bounds.left_info.columns is not none and temporal_joins._tj_compile_queries(bounds.macro) -%}
-    {%- set found = temporal_joins._asof_compile_time_bounds(bounds.left_info, bounds.left_time, lt) -%}
+    {%- set found = {'lo': '(select min(' ~ lt ~ ')' ~ source ~ ')', 'hi': '(select max(' ~ lt ~ ')' ~ source ~ ')'} -%}
+  {%- else -%}
+    {%- set found = {'lo': 'tj__bnd.tj__lo', 'hi': 'tj__bnd.tj__hi',
+                     'relation': '(select min(' ~ lt ~ ') as tj__lo, max(' ~ lt ~ ') as tj__hi' ~ source ~ ')'} -%}
   {%- endif -%}
   {%- do bounds.update({dialect: found}) -%}
   {{ return(found) }}
 {% endmacro %}
 
-{#- The Hive flavour's bounds: one query while compiling, literals in the left time's type (none: no rows with a
-    time, or an odd value). -#}
-{% macro _asof_compile_time_bounds(left_info, left_time, lt) %}
-  {%- set lc = temporal_joins._tj_find_column(left_info, left_time) -%}
-  {%- set kind = temporal_joins._tj_time_kind(lc) -%}
-  {#- the type name is spliced into SQL (the literals' cast): a plain type name only -#}
-  {%- if not modules.re.match('^[a-z_]+(\\(\\d+(,\\s*\\d+)?\\))?$', lc.dtype | lower) -%}{{ return(none) }}{%- endif -%}
-  {%- set found = run_query('select cast(min(' ~ lt ~ ') as string) as tj__lo, '
-        ~ 'cast(max(' ~ lt ~ ') as string) as tj__hi from ' ~ left_info.sql ~ ' as tj__bsrc') -%}
-  {%- set bounds = {'at_run_time': false} -%}
-  {%- for name in ['lo', 'hi'] -%}
-    {%- set text = temporal_joins._asof_bound_text(found.columns[loop.index0].values()[0], kind) -%}
-    {%- if text is none -%}{{ return(none) }}{%- endif -%}
-    {%- do bounds.update({name: "cast('" ~ text ~ "' as " ~ lc.dtype | lower ~ ")"}) -%}
-  {%- endfor -%}
-  {{ return(bounds) }}
+{#- Entry e's right side as the strategies read it: e.right, or (Hive, when it is pruned) only its rows that
+    can match, joined to the one-row bounds (no left rows: null bounds, no right row). -#}
+{% macro _asof_pruned_right(e, bounds, dialect) %}
+  {%- set found = temporal_joins._asof_bounds(bounds, dialect) if bounds is not none else none -%}
+  {%- if found is none or 'relation' not in found -%}{{ return(e.right) }}{%- endif -%}
+  {%- set conditions = temporal_joins._asof_prune_predicates(e, bounds, found,
+        'tj__rp.' ~ temporal_joins._tj_q(e.right_time)) -%}
+  {%- if not conditions -%}{{ return(e.right) }}{%- endif -%}
+  {{ return('(select tj__rp.* from ' ~ e.right ~ ' as tj__rp'
+            ~ temporal_joins._tj_join_one_row(found.relation, 'tj__bnd', 'tj__rp.' ~ temporal_joins._tj_q(e.right_time),
+                                             'tj__lo')
+            ~ ' where ' ~ conditions | join(' and ') ~ ')') }}
 {% endmacro %}
 
-{#- A bound as the query returned it (text, or what dbt's result table made of it: a number, date or
-    datetime) re-rendered as checked text for the kind, or none (no rows with a time, NaN, an odd value). -#}
-{% macro _asof_bound_text(value, kind) %}
-  {%- if value is none -%}{{ return(none) }}{%- endif -%}
-  {%- if value is string -%}
-    {%- set text = value | trim -%}
-  {%- elif value.hour is defined -%}
-    {%- set text = value.strftime('%Y-%m-%d %H:%M:%S.%f') -%}
-  {%- elif value.isoformat is defined -%}
-    {%- set text = value.isoformat() -%}
-  {%- else -%}
-    {%- set text = value | string -%}
-  {%- endif -%}
-  {%- set patterns = {
-      'timestamp': '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?)?$',
-      'date': '^\\d{4}-\\d{2}-\\d{2}$',
-  } -%}
-  {%- set pattern = patterns.get(kind, '^-?\\d+(\\.\\d+)?([eE][-+]?\\d+)?$') -%}
-  {{ return(text if modules.re.match(pattern, text) else none) }}
-{% endmacro %}
-
-{#- The pruning conditions on entry e's right time rt (a list, empty without bounds). -#}
+{#- The pruning conditions on entry e's right time rt, inline in the strategy's SQL (a list, empty without
+    bounds, and for Hive, which prunes in _asof_pruned_right). -#}
 {% macro _asof_prune_conditions(e, bounds, rt, dialect) %}
+  {%- if bounds is none -%}{{ return([]) }}{%- endif -%}
+  {%- set found = temporal_joins._asof_bounds(bounds, dialect) -%}
+  {%- if 'relation' in found -%}{{ return([]) }}{%- endif -%}
+  {{ return(temporal_joins._asof_prune_predicates(e, bounds, found, rt)) }}
+{% endmacro %}
+
+{#- The predicates on rt for the measured bounds `found` ({'lo', 'hi'}). -#}
+{% macro _asof_prune_predicates(e, bounds, found, rt) %}
   {#- with a CTE on both sides no time type is known, and the kind is only guessed from the tolerance -#}
-  {%- if bounds is none or e.tolerance is none
+  {%- if e.tolerance is none
         or (temporal_joins._tj_find_column(bounds.left_info, bounds.left_time) is none
             and temporal_joins._tj_find_column(e.right_info, e.right_time) is none) -%}
     {{ return([]) }}
   {%- endif -%}
-  {%- set bounds = temporal_joins._asof_bounds(bounds, dialect) -%}
-  {%- if bounds is none -%}{{ return([]) }}{%- endif -%}
+  {%- set bounds = found -%}
   {%- set conditions = [] -%}
   {%- set tol = temporal_joins._tj_distance_literal(e.tolerance) -%}
   {#- the lower bound (backward reach), then the mirror-image upper bound (forward reach) -#}

@@ -11,8 +11,8 @@
 
   The quantiles are measured when the query runs (one scalar subquery, which Spark plans once and
   reuses wherever a range id is computed, so every row sees the same splits). Hive 2.3 has no scalar
-  subqueries: its flavour measures them with one query while the model compiles (literals), or runs
-  one window when var('temporal_joins_compile_queries') is false.
+  subqueries: its flavour splits the right side's span of times into equal widths, from a one-row
+  aggregate joined in where range ids are computed (_asof_time_splits). Nothing runs while compiling.
 -#}
 
 {#-
@@ -38,31 +38,41 @@
              'right_type': rc.dtype | lower}) }}
 {% endmacro %}
 
-{#- The split values for a dialect (SQL expressions, ascending), or none: one window. Measured once per
-    rendering (kept on `ranges`). -#}
+{#- The split values for a dialect (SQL expressions, ascending), or none: one window. Rendered once per
+    dialect (kept on `ranges`). Spark: approximate quantiles, one scalar subquery (an array) that Spark
+    plans once wherever a range id is computed. Hive 2.3 has no scalar subqueries, and a query that runs
+    twice must split alike (an approximate quantile merges its partial results in arrival order): equal
+    widths between the right side's least and greatest time, columns of the one-row tj__q that
+    _asof_time_splits_join adds. Either way measured when the query runs; any splits give the same rows. -#}
 {% macro _asof_time_splits(ranges, dialect) %}
   {%- if ranges is none -%}{{ return(none) }}{%- endif -%}
   {%- if dialect in ranges -%}{{ return(ranges[dialect]) }}{%- endif -%}
-  {%- set query = temporal_joins._asof_time_splits_sql(ranges.right_info.sql, ranges.right_time, ranges.kind,
-                                                       ranges.count) -%}
   {%- set splits = [] -%}
   {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
+    {%- set query = temporal_joins._asof_time_splits_sql(ranges.right_info.sql, ranges.right_time, ranges.kind,
+                                                         ranges.count) -%}
     {#- one array of count - 1 quantiles; a null array (no right rows) puts every row in the last range -#}
     {%- for i in range(1, ranges.count) -%}
       {%- do splits.append('element_at((' ~ query ~ '), ' ~ i ~ ')') -%}
     {%- endfor -%}
-  {%- elif temporal_joins._tj_compile_queries(ranges.macro) -%}
-    {#- finite, ascending, distinct; written as double literals (an exponent makes them double in Spark and Hive) -#}
-    {%- set values = [] -%}
-    {%- for v in run_query('select explode(tj__splits) as tj__split from (' ~ query ~ ') as tj__quantiles')
-          .columns[0].values() if v is not none -%}
-      {%- set f = v | float -%}
-      {%- if f - f == 0 and f not in values -%}{%- do values.append(f) -%}{%- endif -%}
+  {%- else -%}
+    {#- no right rows: null ends, every row in the last range -#}
+    {%- for i in range(1, ranges.count) -%}
+      {%- do splits.append('(tj__q.tj__lo + (tj__q.tj__hi - tj__q.tj__lo) * ' ~ i ~ ' / ' ~ ranges.count ~ ')') -%}
     {%- endfor -%}
-    {%- for f in values | sort -%}{%- do splits.append('%.17e' | format(f)) -%}{%- endfor -%}
   {%- endif -%}
   {%- do ranges.update({dialect: splits or none}) -%}
   {{ return(splits or none) }}
+{% endmacro %}
+
+{#- What a FROM clause computing range ids adds for the dialect's splits: nothing (Spark), or the join of
+    the one-row tj__q, the right side's least and greatest time image (Hive); probe: a column of the rows. -#}
+{% macro _asof_time_splits_join(ranges, dialect, probe) %}
+  {%- if ranges is none or temporal_joins._tj_run_time_scalars(dialect) -%}{{ return('') }}{%- endif -%}
+  {%- set image = temporal_joins._asof_time_image('tj__qsrc.' ~ temporal_joins._tj_q(ranges.right_time),
+                                                  ranges.kind) -%}
+  {{ return(temporal_joins._tj_join_one_row('(select min(' ~ image ~ ') as tj__lo, max(' ~ image ~ ') as tj__hi from '
+            ~ ranges.right_info.sql ~ ' as tj__qsrc)', 'tj__q', probe, 'tj__lo')) }}
 {% endmacro %}
 
 {#- var('temporal_joins_time_ranges', 64), checked: the number of ranges (1: one window, no query).
@@ -178,7 +188,8 @@ from (
       {%- for rc in spec.right_columns %}
       tj__rsrc.{{ temporal_joins._tj_q(rc.source) }} as {{ values[loop.index0] }}{{ ',' if not loop.last }}
       {%- endfor %}
-    from {{ spec.right }} as tj__rsrc
+    {%- set probe = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) %}
+    from {{ spec.right }} as tj__rsrc{{ temporal_joins._asof_time_splits_join(spec.time_ranges, dialect, probe) }}
     where {{ rt }} is not null
     union all
     {#- one placeholder per range id 0..n_splits: no order, so it never wins #}

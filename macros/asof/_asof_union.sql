@@ -195,7 +195,7 @@ select
   null as {{ u.left_flat[c | lower] }},
   {%- endfor %}
   {{ temporal_joins._asof_union_right_values(p, u, i) }}
-from {{ e.right }} as tj__rsrc
+from {{ temporal_joins._asof_pruned_right(e, p.bounds, u.dialect) }} as tj__rsrc
 where {{ right_filter | join(' and ') }}
 {%- endfor %}
 {%- endmacro %}
@@ -227,7 +227,7 @@ where {{ right_filter | join(' and ') }}
 select tj__u.*, {{ temporal_joins._asof_time_range('tj__u.tj__t', p.kind, u.splits) }} as tj__trange
 from (
 {{ temporal_joins._asof_union_events(p, u) | indent(2, true) }}
-) as tj__u
+) as tj__u{{ temporal_joins._asof_time_splits_join(p.time_ranges, u.dialect, 'tj__u.tj__t') }}
 sort by tj__t {{ 'desc' if p.direction == 'forward' else 'asc' }}
 {%- endmacro %}
 
