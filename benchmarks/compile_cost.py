@@ -5,6 +5,7 @@ over label spines of 1M rows (one label per id, the benchmarks' asc) and 20M row
 
     python -m benchmarks.compile_cost                      # this checkout
     python -m benchmarks.compile_cost --rev e3d055f        # also the package at a git revision, side by side
+    python -m benchmarks.compile_cost --spines-only        # without the demo and integration projects
 
 Each package version compiles against the same warehouse (its own state folder under benchmarks/data/),
 seeds and spines made once. A table on stdout, median of --repeats runs.
@@ -43,16 +44,28 @@ def _dbt(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([str(dbt), *args], cwd=cwd, env=_env(), capture_output=True, text=True)
 
 
+def build_projects(checkout: Path) -> None:
+    """The demo and integration projects built once (their models read what other models wrote, so
+    compiling them needs the tables), for the project cases."""
+    marker = STATE / "projects.done"
+    if marker.exists():
+        return
+    for args, cwd in (
+        (["build", "--quiet", "--vars", "{temporal_joins_demo: true}"], checkout),
+        (["deps", "--quiet"], checkout / "integration_tests"),
+        (["build", "--quiet", "--exclude", "tag:must_fail"], checkout / "integration_tests"),
+    ):
+        done = _dbt(args, cwd)
+        if done.returncode != 0:
+            raise SystemExit(f"dbt {args[0]} in {cwd} failed:\n{done.stdout[-3000:]}\n{done.stderr[-2000:]}")
+    marker.write_text("ok\n")
+
+
 def make_inputs(checkout: Path) -> None:
-    """The integration project's seeds and the spines, once per state folder."""
+    """The spines, once per state folder."""
     marker = STATE / "inputs.done"
     if marker.exists():
         return
-    integration = checkout / "integration_tests"
-    for step in (["deps", "--quiet"], ["seed", "--quiet"]):
-        done = _dbt(step, integration)
-        if done.returncode != 0:
-            raise SystemExit(f"dbt {step[0]} failed:\n{done.stdout}\n{done.stderr}")
     from tools.spark_session import local_session
 
     os.environ.update(_env())
@@ -69,27 +82,29 @@ def make_inputs(checkout: Path) -> None:
     marker.write_text("ok\n")
 
 
-def _cases(checkout: Path) -> list[tuple[str, list[str], Path]]:
+def _cases(checkout: Path, projects: bool) -> list[tuple[str, list[str], Path]]:
     integration = checkout / "integration_tests"
-    cases = [
-        ("demo project", ["compile", "--vars", "{temporal_joins_demo: true}"], checkout),
-        ("integration project", ["compile", "--exclude", "tag:must_fail"], integration),
-    ]
+    cases = []
+    if projects:
+        cases += [
+            ("demo project", ["compile", "--vars", "{temporal_joins_demo: true}"], checkout),
+            ("integration project", ["compile", "--exclude", "tag:must_fail"], integration),
+        ]
     for spine in SPINES:
         model = (
             f"{{{{ temporal_joins.asof_join('{SCHEMA}.{spine}', '{SCHEMA}.features', left_time='ts',"
-            " right_time='ts', by='id') }}"
+            " right_time='ts', by='id', prefix='f_') }}"
         )
         cases.append((f"asof_join auto, {spine}", ["compile", "--inline", model], integration))
     return cases
 
 
-def measure(checkout: Path, repeats: int) -> dict[str, dict]:
+def measure(checkout: Path, repeats: int, projects: bool) -> dict[str, dict]:
     """{case: {seconds: median, queries: data queries while compiling}}."""
     if not (checkout / "integration_tests" / "dbt_packages").exists():
         _dbt(["deps", "--quiet"], checkout / "integration_tests")
     out = {}
-    for name, args, cwd in _cases(checkout):
+    for name, args, cwd in _cases(checkout, projects):
         seconds, queries = [], None
         for _ in range(repeats):
             start = time.perf_counter()
@@ -118,13 +133,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rev", help="also measure the package at this git revision")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--spines-only", action="store_true", help="skip the demo and integration projects")
     args = parser.parse_args(argv)
     STATE.mkdir(parents=True, exist_ok=True)
-    make_inputs(REPO)
+    # in a child process: this process's JVM would keep the Derby metastore booted (locked) for dbt's
+    subprocess.run(
+        [sys.executable, "-c", "from benchmarks.compile_cost import REPO, make_inputs; make_inputs(REPO)"],
+        cwd=REPO,
+        check=True,
+    )
     versions = {"this checkout": REPO}
     if args.rev:
         versions = {f"at {args.rev}": _worktree(args.rev), **versions}
-    results = {label: measure(path, args.repeats) for label, path in versions.items()}
+    if not args.spines_only:
+        build_projects(REPO)
+    results = {label: measure(path, args.repeats, not args.spines_only) for label, path in versions.items()}
     labels = list(results)
     print(f"| dbt compile (median of {args.repeats}, s; data queries while compiling) | {' | '.join(labels)} |")
     print("|---" * (len(labels) + 1) + "|")
