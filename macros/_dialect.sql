@@ -151,8 +151,9 @@
   a key that is 0 on both sides, not a cross join: Hive 2.3 refuses cartesian products
   (hive.strict.checks.cartesian.product), and both engines plan a map / broadcast hash join of the one
   row. The key is hash(a column) * 0 on each side (`probe`: any column of the rows; `column`: one of
-  `relation`'s): hash() is never null, and neither engine folds it to a constant (a constant key
-  side fails Hive's map-join planning; Spark would plan a cartesian product).
+  `relation`'s): hash() is never null, and Hive does not fold it to a constant, which its map-join
+  planning refuses. Spark does fold it and plans a nested-loop join of the one broadcast row, as cheap
+  (tools/hive/FINDINGS.md §10).
 -#}
 {% macro _tj_join_one_row(relation, alias, probe, column) %}
   {{ return(' join (select tj__onerow.*, hash(tj__onerow.' ~ column ~ ') * 0 as tj__zero from ' ~ relation

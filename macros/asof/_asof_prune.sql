@@ -9,7 +9,7 @@
   The left side's earliest and latest times are measured when the query runs: scalar subqueries
   over `left` (relation or CTE name), one job before the join that Spark reuses for every entry;
   Spark still prunes partitions with them, not row groups. Hive 2.3 has no such subqueries: its
-  flavour cross-joins the one-row aggregate to each right side (a map join) and filters there. Nothing
+  flavour joins the one-row aggregate to each right side (_tj_join_one_row) and filters there. Nothing
   is measured while the model compiles. At parse time, or when an entry has no tolerance, nothing is
   pruned. A NaN left time is left out (it matches nothing).
 
@@ -25,7 +25,7 @@
 {% macro _asof_prune_bounds(m, left_info, left_time, entries) %}
   {%- for e in entries if e.tolerance is none -%}{{ return(none) }}{%- endfor -%}
   {%- if not execute -%}{{ return(none) }}{%- endif -%}
-  {{ return({'macro': m, 'left_info': left_info, 'left_time': left_time,
+  {{ return({'left_info': left_info, 'left_time': left_time,
              'left_nan': temporal_joins._asof_left_nan(entries)}) }}
 {% endmacro %}
 

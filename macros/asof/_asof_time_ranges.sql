@@ -34,7 +34,7 @@
   {%- if not modules.re.match('^[a-z_]+$', rc.dtype | lower) and not kind.startswith('numeric') -%}
     {{ return(none) }}
   {%- endif -%}
-  {{ return({'macro': m, 'count': ranges, 'right_info': right_info, 'right_time': right_time, 'kind': kind,
+  {{ return({'count': ranges, 'right_info': right_info, 'right_time': right_time, 'kind': kind,
              'right_type': rc.dtype | lower}) }}
 {% endmacro %}
 
