@@ -85,6 +85,8 @@ def test_generated_sql_lints_clean(seeded, tmp_path):
             GENERATED_RULES,
             "--exclude-rules",
             GENERATED_EXCLUDED,
+            "--processes",  # one file per process: the suite's Spark is idle meanwhile
+            "2",
             str(tmp_path),
         ],
         cwd=tmp_path,

@@ -148,11 +148,15 @@ def test_every_sql_strategy_and_flavour(dbt, spark, tables):
     calls.update({("asof_join", "keyless", c): _call("asof_join", "keyless", c, keyed=False) for c in CONFIGS})
     rendered = dbt.render(list(calls.values()), dbt_vars={"temporal_joins_time_ranges": 3})
     problems = []
+    # ANSI on for half the configs of each strategy and flavour (each tolerance, direction and
+    # exactness under both modes), off for the rest
+    ansi_on = {c for i, c in enumerate(CONFIGS) if bin(i).count("1") % 2 == 0}
     for ansi in ("true", "false"):
+        mine_calls = {key: call for key, call in calls.items() if (key[2] in ansi_on) == (ansi == "true")}
         spark.conf.set("spark.sql.ansi.enabled", ansi)
-        parts = [f"select '{cid}' as cid, lid, t, r_v from ({sql})" for cid, sql in rendered.items()]
+        parts = [f"select '{c['id']}' as cid, lid, t, r_v from ({rendered[c['id']]})" for c in mine_calls.values()]
         rows = spark.sql("\nunion all\n".join(parts)).collect()
-        for (_, strategy, config), call in calls.items():
+        for (_, strategy, config), call in mine_calls.items():
             mine = [(r.lid, r.t, r.r_v) for r in rows if r.cid == call["id"]]
             problems += _check(mine, *config, f"{call['id']} ansi={ansi}", strategy != "keyless")
     spark.conf.unset("spark.sql.ansi.enabled")

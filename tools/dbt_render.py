@@ -16,7 +16,6 @@ import ast
 import json
 import os
 import re
-from contextlib import nullcontext
 from functools import lru_cache
 from pathlib import Path
 
@@ -71,6 +70,25 @@ def _columns_answered(columns: dict[str, list[tuple[str, str]]]):
     return mock.patch.object(SparkAdapter, "get_columns_in_relation", columns_of)
 
 
+def _columns_cached():
+    """Ask the engine once per relation within one invocation: a differential renders hundreds of
+    calls over the same few tables, and each lookup is a `describe extended` (~65 ms on Spark)."""
+    from unittest import mock
+
+    from dbt.adapters.spark.impl import SparkAdapter
+
+    engine_lookup = SparkAdapter.get_columns_in_relation
+    seen: dict[str, list] = {}
+
+    def columns_of(adapter, relation):
+        key = str(relation).lower()
+        if key not in seen:
+            seen[key] = engine_lookup(adapter, relation)
+        return list(seen[key])
+
+    return mock.patch.object(SparkAdapter, "get_columns_in_relation", columns_of)
+
+
 def render_calls(
     calls: list[dict],
     project_dir: Path = INTEGRATION,
@@ -80,8 +98,9 @@ def render_calls(
     scratch: Path | None = None,
 ) -> dict[str, str]:
     """{id: sql} for every call; raises RenderError with dbt's messages if any call fails.
-    columns: answer column lookups from it instead of an engine. scratch: a folder for dbt's
-    target/ and logs/ (default: the project's own)."""
+    columns: answer column lookups from it instead of an engine (else the engine answers once per
+    relation and invocation). scratch: a folder for dbt's target/ and logs/ (default: the
+    project's own)."""
     from dbt.cli.main import dbtRunner
 
     from temporal_joins.dbt_session import install
@@ -114,7 +133,7 @@ def render_calls(
         argv += ["--vars", json.dumps(dbt_vars)]
     if columns is not None:
         argv.append("--no-populate-cache")
-    with _columns_answered(columns) if columns is not None else nullcontext():
+    with _columns_answered(columns) if columns is not None else _columns_cached():
         result = dbtRunner(callbacks=[collect]).invoke(argv)
     missing = sorted({c["id"] for c in calls} - set(rendered))
     if not result.success or missing:
