@@ -1,9 +1,9 @@
 """The Spark-version matrix of `make test`: the suite's compatibility part on the older Spark lines.
 
-`make test` runs the whole suite in .venv (the newest pyspark and dbt) and, beside it, SELECTION in
-one venv per entry of ENVS: the integration project's `dbt build`, the macros' differential tests
-through dbt-spark's session method, every Python engine against the oracle (session time zones
-included) and, where pyspark ships the Connect server, the Connect tests. What an environment leaves
+`make test` runs the whole suite in .venv (the newest pyspark and dbt; MAIN_LANE_B in a second pytest
+beside the rest) and, beside it, SELECTION in one venv per entry of ENVS: the integration project's
+`dbt build`, the macros' differential tests through dbt-spark's session method, every Python engine
+against the oracle (session time zones included) and, where pyspark ships the Connect server, the Connect tests. What an environment leaves
 out is in its `deselected`, with the reason. The real-endpoint tests (the Hive 2.3 engine built from
 the main venv's jars, the Thrift server and cluster, dbt-databricks) run in the main venv only.
 
@@ -37,15 +37,28 @@ ROOT = Path(os.environ.get("TEMPORAL_JOINS_STATE", REPO / ".spark")) / "matrix"
 WHEELS = ROOT / "wheels"
 
 # The compatibility part, in one place: what every matrix environment runs (less its deselected).
-# The other differential suites (asof_join_many, range/interval, window_aggregate) stay in the main suite:
-# beside it on 2 cores they take longer than CI's budget allows (measured: docs/testing.md, "The Spark matrix");
-# the integration project builds a model of each of those macros on every line.
+# The range/interval differential stays in the main suite: beside it on 2 cores it does not fit CI's
+# budget (measured: docs/testing.md, "The Spark matrix"); the integration project builds a model of
+# each of those macros on every line.
 SELECTION = (
     "tests/test_integration.py",  # the integration project's `dbt build` and its must-fail control
     "tests/test_asof_differential.py",
+    "tests/test_asof_many_differential.py",
+    "tests/test_window_differential.py",
     "tests/test_python_engines.py",  # with the session-time-zone matrix of tests/engine_zones.py
     "tests/test_python_many.py",
     "tests/test_python_connect.py",
+)
+
+# The main suite runs in two lanes of the main venv at once: these modules in a second pytest with its
+# own Spark state, dbt target and temp dir. Hive 2.3's MapReduce local mode keeps one core busy and the
+# cluster run mostly waits on its processes, so beside the Spark-bound rest they use the core it leaves.
+# Every module that starts a Hive engine is here (one lane builds TEMPORAL_JOINS_HIVE_HOME).
+MAIN_LANE_B = (
+    "tests/test_hive_engine.py",
+    "tests/test_hive_differential.py",
+    "tests/test_asof_many_hive.py",
+    "tests/test_endpoints_cluster.py",
 )
 
 # One env's tests may take this long, and the whole matrix of `make test` must end this long after the
@@ -319,16 +332,54 @@ def test(pytest_args: list[str], python: str, names: list[str], serial: bool) ->
     lane = threading.Thread(target=lane_body, daemon=True)
     if not serial:
         lane.start()
+    # the whole suite (`make test` names the tests folder) is split in two lanes; a selection is not
+    split = any(a.rstrip("/") == "tests" for a in pytest_args)
+    main_b = Outcome("main-b", versions=versions(sys.executable), code=1, failure="did not finish")
+    lane_b = threading.Thread(target=run_main_lane_b, args=(main_b, pytest_args), daemon=True)
+    if split:
+        lane_b.start()
     junit = ROOT / "main.xml"
     junit.unlink(missing_ok=True)
     main = Outcome("main", versions=versions(sys.executable))
     start = time.monotonic()
-    main.code = subprocess.run([sys.executable, "-m", "pytest", *pytest_args, "--junitxml", str(junit)]).returncode
+    ignored = [f"--ignore={m}" for m in MAIN_LANE_B] if split else []
+    argv = [sys.executable, "-m", "pytest", *pytest_args, *ignored, "--junitxml", str(junit)]
+    main.code = subprocess.run(argv).returncode
     main.test_min, main.counts = (time.monotonic() - start) / 60, junit_counts(junit)
+    if split:
+        lane_b.join()
     if serial:
         lane.start()
     lane.join()
-    return report([main, *matrix])
+    return report([main, *([main_b] if split else []), *matrix])
+
+
+def run_main_lane_b(outcome: Outcome, pytest_args: list[str]) -> None:
+    """MAIN_LANE_B in the main venv beside the main suite, with its own state (its log: main-b/pytest.log)."""
+    home = ROOT / "main-b"
+    home.mkdir(parents=True, exist_ok=True)
+    junit = home / "junit.xml"
+    junit.unlink(missing_ok=True)
+    options = [a for a in pytest_args if a.startswith("--durations")]  # the rest names what to run
+    environ = {
+        **os.environ,
+        "TEMPORAL_JOINS_STATE": str(home / "state"),
+        "DBT_TARGET_PATH": str(home / "dbt" / "target"),
+        "DBT_LOG_PATH": str(home / "dbt" / "logs"),
+    }
+    argv = [
+        sys.executable, "-m", "pytest", *MAIN_LANE_B, *options, "-p", "no:cacheprovider",
+        "--basetemp", str(home / "tmp"), "--junitxml", str(junit),
+    ]  # fmt: skip
+    outcome.log = home / "pytest.log"
+    start = time.monotonic()
+    try:
+        with open(outcome.log, "w") as log:
+            outcome.code = _call(argv, log, False, DEADLINE_MIN, cwd=REPO, env=environ)
+        outcome.failure = f"killed after {DEADLINE_MIN} minutes" if outcome.code < 0 else ""
+    except Exception as exc:  # reported as this lane's failure, never lost with the thread
+        outcome.failure = repr(exc)
+    outcome.test_min, outcome.counts = (time.monotonic() - start) / 60, junit_counts(junit)
 
 
 def main(argv: list[str] | None = None) -> int:
