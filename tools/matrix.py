@@ -1,11 +1,12 @@
 """The Spark-version matrix of `make test`: the suite's compatibility part on the older Spark lines.
 
-`make test` runs the whole suite in .venv (the newest pyspark and dbt; MAIN_LANE_B in a second pytest
-beside the rest) and, beside it, SELECTION in one venv per entry of ENVS: the integration project's
-`dbt build`, the macros' differential tests through dbt-spark's session method, every Python engine
-against the oracle (session time zones included) and, where pyspark ships the Connect server, the Connect tests. What an environment leaves
-out is in its `deselected`, with the reason. The real-endpoint tests (the Hive 2.3 engine built from
-the main venv's jars, the Thrift server and cluster, dbt-databricks) run in the main venv only.
+`make test` runs the whole suite in .venv (the newest pyspark and dbt; MAIN_LANE_B in a second
+pytest beside the rest) and, beside it, SELECTION in one venv per entry of ENVS: the integration
+project's `dbt build`, the macros' differential tests through dbt-spark's session method, every
+Python engine against the oracle (session time zones included) and, where pyspark ships the Connect
+server, the Connect tests. What an environment leaves out is in its `deselected`, with the reason.
+The real-endpoint tests (the Hive 2.3 engine built from the main venv's jars, the Thrift server and
+cluster, dbt-databricks) run in the main venv only.
 
 Each environment lives under $TEMPORAL_JOINS_STATE/matrix/<name>/: its venv (the checkout installed
 editable with the env's extras), its own Spark state and dbt target and logs (so it can run beside
