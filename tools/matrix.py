@@ -84,6 +84,17 @@ NO_CONNECT_SERVER = (
 )
 
 
+def own_state(home: Path) -> dict[str, str]:
+    """This process's environment with the Spark state (warehouse, Derby metastore) and dbt target and
+    logs under `home`: a pytest with it may run beside another."""
+    return {
+        **os.environ,
+        "TEMPORAL_JOINS_STATE": str(home / "state"),
+        "DBT_TARGET_PATH": str(home / "dbt" / "target"),
+        "DBT_LOG_PATH": str(home / "dbt" / "logs"),
+    }
+
+
 @dataclass(frozen=True)
 class Env:
     name: str
@@ -126,11 +137,8 @@ class Env:
     def environ(self) -> dict[str, str]:
         """Its own Spark state (warehouse, Derby metastore) and dbt target: it may run beside the main suite."""
         return {
-            **os.environ,
-            "TEMPORAL_JOINS_STATE": str(self.home / "state"),
+            **own_state(self.home),
             "PYSPARK_PYTHON": str(self.python),  # the Python workers must run the env's pyspark
-            "DBT_TARGET_PATH": str(self.home / "dbt" / "target"),
-            "DBT_LOG_PATH": str(self.home / "dbt" / "logs"),
         }
 
 
@@ -362,12 +370,6 @@ def run_main_lane_b(outcome: Outcome, pytest_args: list[str]) -> None:
     junit = home / "junit.xml"
     junit.unlink(missing_ok=True)
     options = [a for a in pytest_args if a.startswith("--durations")]  # the rest names what to run
-    environ = {
-        **os.environ,
-        "TEMPORAL_JOINS_STATE": str(home / "state"),
-        "DBT_TARGET_PATH": str(home / "dbt" / "target"),
-        "DBT_LOG_PATH": str(home / "dbt" / "logs"),
-    }
     argv = [
         sys.executable, "-m", "pytest", *MAIN_LANE_B, *options, "-p", "no:cacheprovider",
         "--basetemp", str(home / "tmp"), "--junitxml", str(junit),
@@ -376,7 +378,7 @@ def run_main_lane_b(outcome: Outcome, pytest_args: list[str]) -> None:
     start = time.monotonic()
     try:
         with open(outcome.log, "w") as log:
-            outcome.code = _call(argv, log, False, DEADLINE_MIN, cwd=REPO, env=environ)
+            outcome.code = _call(argv, log, False, DEADLINE_MIN, cwd=REPO, env=own_state(home))
         outcome.failure = f"killed after {DEADLINE_MIN} minutes" if outcome.code < 0 else ""
     except Exception as exc:  # reported as this lane's failure, never lost with the thread
         outcome.failure = repr(exc)
