@@ -289,10 +289,12 @@ def ensure(n: int, variant: str, log=print) -> Files:
     return files(n, variant)
 
 
-def ensure_bucketed(spark, n: int, buckets: int, database: str, log=print) -> tuple[str, str]:
-    """Spark tables bucketed and sorted by id (the thesis's pre-bucketed variant), made once from asc."""
-    src = ensure(n, "asc", log)
-    names = (f"{database}.bench_n{n}_b{buckets}_left", f"{database}.bench_n{n}_b{buckets}_right")
+def ensure_bucketed(spark, n: int, buckets: int, database: str, log=print, variant: str = "asc") -> tuple[str, str]:
+    """Spark tables bucketed and sorted by id (the thesis's pre-bucketed variant), made once from the
+    variant's files (asc, or left20: 20 labels per id)."""
+    src = ensure(n, variant, log)
+    shape = "" if variant == "asc" else f"_{variant}"
+    names = (f"{database}.bench_n{n}{shape}_b{buckets}_left", f"{database}.bench_n{n}{shape}_b{buckets}_right")
     spark.sql(f"create database if not exists {database}")
     for name, path in zip(names, (str(src.left), str(src.right))):
         if not spark.catalog.tableExists(name):

@@ -55,6 +55,7 @@ SIZES = {
         "hotkey": [100_000, 1_000_000],
         "nokey": [100_000, 1_000_000],
         **{f"bucketed{b}": [100_000] for b in BUCKETS},
+        "left20_bucketed200": [1_000_000],  # both sides bucketed by id as the shuffle would partition them
         **{f"powerlaw{a}": [1_000_000] for a in POWERLAW_EXPONENTS},
         # one id holds 60% / 90% of both sides (benchmarks/generate.py, hot<p>)
         **{f"hot{p}": [1_000_000, 2_000_000] for p in (60, 90)},
@@ -103,12 +104,14 @@ class Bench:
 
     # ------------------------------------------------------------ scenario set-up
     def prepare(self, name: str, n: int) -> C.Scenario:
-        variant = "asc" if name.startswith("bucketed") else name
+        # bucketed<B>: asc's tables bucketed by id into B buckets; left20_bucketed<B>: left20's
+        shape, bucketed, buckets = name.rpartition("bucketed")
+        variant = (shape.rstrip("_") or "asc") if bucketed else name
         files = generate.ensure(n, variant, log=self.log)
         scenario = C.Scenario(name, n, [] if name == "nokey" else ["id"], str(files.left), files.right_glob)
-        if name.startswith("bucketed"):
+        if bucketed:
             left_table, right_table = generate.ensure_bucketed(
-                self.spark, n, int(name[len("bucketed") :]), self.database, log=self.log
+                self.spark, n, int(buckets), self.database, log=self.log, variant=variant
             )
         else:
             # catalog tables over the same files: our macro (auto) looks its inputs up

@@ -245,3 +245,44 @@ def test_union_without_keys_runs_its_window_per_range_of_time(spark, dbt, plan_t
         dbt.render(calls[:1], dbt_vars={"temporal_joins_time_ranges": 0})
     for part in ("asof_join", "temporal_joins_time_ranges", "whole number from 1", "to 1024", "Received: 0"):
         assert part in str(error.value)
+
+
+def _bucketed(spark, name: str, source: str, buckets: int, key_type: str = "bigint") -> str:
+    spark.sql(f"drop table if exists {SCHEMA}.{name}")
+    spark.sql(f"select cast(id as {key_type}) as id, * except (id) from {SCHEMA}.{source}").write.bucketBy(
+        buckets, "id"
+    ).sortBy("id", "ts").saveAsTable(f"{SCHEMA}.{name}")
+    return f"{SCHEMA}.{name}"
+
+
+def test_union_over_tables_bucketed_by_the_key_needs_no_shuffle_from_spark_4_1(spark, dbt, plan_tables):
+    """Both sides bucketed by the key into the same number of buckets (dbt-spark's `clustered_by` and
+    `buckets`): from Spark 4.1 on (SPARK-52921: a union keeps its children's common partitioning)
+    the union plan reads them as they are, no map stage; before, and when only one side is bucketed
+    or the key types differ, the plan shuffles as it does for plain tables. Same rows either way."""
+    labels, features = _bucketed(spark, "labels_b8", "labels_3", 8), _bucketed(spark, "features_b8", "features_1", 8)
+    plain_labels = _bucketed(spark, "labels_b8_int", "labels_3", 8, key_type="int")  # another key type
+    features_4 = _bucketed(spark, "features_b4", "features_1", 4)  # another bucket count
+
+    def call(left, right):
+        kwargs = {"left_time": "ts", "right_time": "ts", "by": "id", "prefix": "f_", "strategy": "union"}
+        return {"id": f"{left}|{right}", "macro": "asof_join", "kwargs": {"left": left, "right": right, **kwargs}}
+
+    pairs = {
+        "bucketed": (labels, features),
+        "right only": (f"{SCHEMA}.labels_3", features),
+        "key types differ": (plain_labels, features),
+        "bucket counts differ": (labels, features_4),
+        "plain": (f"{SCHEMA}.labels_3", f"{SCHEMA}.features_1"),
+    }
+    rendered = dbt.render([call(*pair) for pair in pairs.values()])
+    major, minor = (int(part) for part in spark.version.split(".")[:2])
+    expected = {"bucketed": [] if (major, minor) >= (4, 1) else ["hashpartitioning"]}
+    with plans_as_written(spark):
+        for what, (left, right) in pairs.items():
+            plan = executed_plan(spark, rendered[f"{left}|{right}"])
+            assert re.findall(r"\bExchange (\w+)", plan) == expected.get(what, ["hashpartitioning"]), (what, plan)
+    reference = sorted(spark.sql(rendered["{}|{}".format(*pairs["plain"])]).collect())
+    assert len(reference) == 100
+    for what, (left, right) in pairs.items():
+        assert sorted(spark.sql(rendered[f"{left}|{right}"]).collect()) == reference, what
