@@ -249,9 +249,9 @@ def test_union_without_keys_runs_its_window_per_range_of_time(spark, dbt, plan_t
 
 def _bucketed(spark, name: str, source: str, buckets: int, key_type: str = "bigint") -> str:
     spark.sql(f"drop table if exists {SCHEMA}.{name}")
-    spark.sql(f"select cast(id as {key_type}) as id, * except (id) from {SCHEMA}.{source}").write.bucketBy(
-        buckets, "id"
-    ).sortBy("id", "ts").saveAsTable(f"{SCHEMA}.{name}")
+    table = spark.table(f"{SCHEMA}.{source}")
+    table = table.withColumn("id", table["id"].cast(key_type))  # in place: the column order stays
+    table.write.bucketBy(buckets, "id").sortBy("id", "ts").saveAsTable(f"{SCHEMA}.{name}")
     return f"{SCHEMA}.{name}"
 
 
