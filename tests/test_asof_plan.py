@@ -9,6 +9,8 @@ import re
 import pytest
 from plans import executed_plan, planned_subqueries, plans_as_written
 
+from temporal_joins import _spark_version
+
 SCHEMA = "tj_plan"
 
 
@@ -261,28 +263,29 @@ def test_union_over_tables_bucketed_by_the_key_needs_no_shuffle_from_spark_4_1(s
     the union plan reads them as they are, no map stage; before, and when only one side is bucketed
     or the key types differ, the plan shuffles as it does for plain tables. Same rows either way."""
     labels, features = _bucketed(spark, "labels_b8", "labels_3", 8), _bucketed(spark, "features_b8", "features_1", 8)
-    plain_labels = _bucketed(spark, "labels_b8_int", "labels_3", 8, key_type="int")  # another key type
+    int_labels = _bucketed(spark, "labels_b8_int", "labels_3", 8, key_type="int")  # another key type
     features_4 = _bucketed(spark, "features_b4", "features_1", 4)  # another bucket count
-
-    def call(left, right):
-        kwargs = {"left_time": "ts", "right_time": "ts", "by": "id", "prefix": "f_", "strategy": "union"}
-        return {"id": f"{left}|{right}", "macro": "asof_join", "kwargs": {"left": left, "right": right, **kwargs}}
-
     pairs = {
         "bucketed": (labels, features),
         "right only": (f"{SCHEMA}.labels_3", features),
-        "key types differ": (plain_labels, features),
+        "key types differ": (int_labels, features),
         "bucket counts differ": (labels, features_4),
         "plain": (f"{SCHEMA}.labels_3", f"{SCHEMA}.features_1"),
     }
-    rendered = dbt.render([call(*pair) for pair in pairs.values()])
-    major, minor = (int(part) for part in spark.version.split(".")[:2])
-    expected = {"bucketed": [] if (major, minor) >= (4, 1) else ["hashpartitioning"]}
+    kwargs = {"left_time": "ts", "right_time": "ts", "by": "id", "prefix": "f_", "strategy": "union"}
+    rendered = dbt.render(
+        [
+            {"id": what, "macro": "asof_join", "kwargs": {"left": left, "right": right, **kwargs}}
+            for what, (left, right) in pairs.items()
+        ]
+    )
+    union_keeps_partitioning = _spark_version.running(spark).at_least((4, 1))
+    expected = {"bucketed": [] if union_keeps_partitioning else ["hashpartitioning"]}
     with plans_as_written(spark):
-        for what, (left, right) in pairs.items():
-            plan = executed_plan(spark, rendered[f"{left}|{right}"])
+        for what, sql in rendered.items():
+            plan = executed_plan(spark, sql)
             assert re.findall(r"\bExchange (\w+)", plan) == expected.get(what, ["hashpartitioning"]), (what, plan)
-    reference = sorted(spark.sql(rendered["{}|{}".format(*pairs["plain"])]).collect())
+    reference = sorted(spark.sql(rendered["plain"]).collect())
     assert len(reference) == 100
-    for what, (left, right) in pairs.items():
-        assert sorted(spark.sql(rendered[f"{left}|{right}"]).collect()) == reference, what
+    for what, sql in rendered.items():
+        assert sorted(spark.sql(sql).collect()) == reference, what
