@@ -147,7 +147,8 @@
 
 {#-
   ` join <relation> as <alias> on ...`: every row of the FROM clause so far meets the one row of
-  `relation` (a measured aggregate, the Hive flavour's stand-in for a scalar subquery). An equi-join on
+  `relation` (a measured aggregate, the Hive flavour's stand-in for a scalar subquery; on Spark the keyless
+  time splits, one scalar subquery written once per place instead of in every node of the binary search). An equi-join on
   a key that is 0 on both sides, not a cross join: Hive 2.3 refuses cartesian products
   (hive.strict.checks.cartesian.product), and both engines plan a map / broadcast hash join of the one
   row. The key is hash(a column) * 0 on each side (`probe`: any column of the rows; `column`: one of
@@ -156,6 +157,6 @@
   (tools/hive/FINDINGS.md §10).
 -#}
 {% macro _tj_join_one_row(relation, alias, probe, column) %}
-  {{ return(' join (select tj__onerow.*, hash(tj__onerow.' ~ column ~ ') * 0 as tj__zero from ' ~ relation
+  {{ return(' inner join (select tj__onerow.*, hash(tj__onerow.' ~ column ~ ') * 0 as tj__zero from ' ~ relation
             ~ ' as tj__onerow) as ' ~ alias ~ ' on hash(' ~ probe ~ ') * 0 = ' ~ alias ~ '.tj__zero') }}
 {% endmacro %}

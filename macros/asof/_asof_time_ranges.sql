@@ -10,9 +10,10 @@
   result is exactly the one-window result; the split values only balance the work.
 
   The quantiles are measured when the query runs (one scalar subquery, which Spark plans once and
-  reuses wherever a range id is computed, so every row sees the same splits). Hive 2.3 has no scalar
-  subqueries: its flavour splits the right side's span of times into equal widths, from a one-row
-  aggregate joined in where range ids are computed (_asof_time_splits). Nothing runs while compiling.
+  reuses wherever range ids are computed, so every row sees the same splits). Hive 2.3 has no scalar
+  subqueries: its flavour splits the right side's span of times into equal widths. Either way the
+  splits come from a one-row relation joined in where range ids are computed (_asof_time_splits_join),
+  so the binary search names its columns, not the query. Nothing runs while compiling.
 -#}
 
 {#-
@@ -38,22 +39,20 @@
              'right_type': rc.dtype | lower}) }}
 {% endmacro %}
 
-{#- The split values for a dialect (SQL expressions, ascending), or none: one window. Rendered once per
-    dialect (kept on `ranges`). Spark: approximate quantiles, one scalar subquery (an array) that Spark
-    plans once wherever a range id is computed. Hive 2.3 has no scalar subqueries, and a query that runs
-    twice must split alike (an approximate quantile merges its partial results in arrival order): equal
-    widths between the right side's least and greatest time, columns of the one-row tj__q that
-    _asof_time_splits_join adds. Either way measured when the query runs; any splits give the same rows. -#}
+{#- The split values for a dialect (SQL expressions over the one-row tj__q that _asof_time_splits_join
+    adds, ascending), or none: one window. Rendered once per dialect (kept on `ranges`). Spark: approximate
+    quantiles, elements of tj__q's array. Hive 2.3 has no scalar subqueries, and a query that runs twice
+    must split alike (an approximate quantile merges its partial results in arrival order): equal widths
+    between the right side's least and greatest time. Either way measured when the query runs; any
+    splits give the same rows. -#}
 {% macro _asof_time_splits(ranges, dialect) %}
   {%- if ranges is none -%}{{ return(none) }}{%- endif -%}
   {%- if dialect in ranges -%}{{ return(ranges[dialect]) }}{%- endif -%}
   {%- set splits = [] -%}
   {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
-    {%- set query = temporal_joins._asof_time_splits_sql(ranges.right_info.sql, ranges.right_time, ranges.kind,
-                                                         ranges.count) -%}
     {#- one array of count - 1 quantiles; a null array (no right rows) puts every row in the last range -#}
     {%- for i in range(1, ranges.count) -%}
-      {%- do splits.append('element_at((' ~ query ~ '), ' ~ i ~ ')') -%}
+      {%- do splits.append('element_at(tj__q.tj__splits, ' ~ i ~ ')') -%}
     {%- endfor -%}
   {%- else -%}
     {#- no right rows: null ends, every row in the last range -#}
@@ -65,10 +64,18 @@
   {{ return(splits or none) }}
 {% endmacro %}
 
-{#- What a FROM clause computing range ids adds for the dialect's splits: nothing (Spark), or the join of
-    the one-row tj__q, the right side's least and greatest time image (Hive); probe: a column of the rows. -#}
+{#- What a FROM clause computing range ids adds: the join of the one-row tj__q, the quantiles as one scalar
+    subquery (Spark: planned once however many places join it; written out in every node of the binary
+    search, it was parsed and analysed once per node) or the right side's least and greatest time image
+    (Hive); probe: a column of the rows. -#}
 {% macro _asof_time_splits_join(ranges, dialect, probe) %}
-  {%- if ranges is none or temporal_joins._tj_run_time_scalars(dialect) -%}{{ return('') }}{%- endif -%}
+  {%- if ranges is none -%}{{ return('') }}{%- endif -%}
+  {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
+    {%- set query = temporal_joins._asof_time_splits_sql(ranges.right_info.sql, ranges.right_time, ranges.kind,
+                                                         ranges.count) -%}
+    {{ return(temporal_joins._tj_join_one_row('(select (' ~ query ~ ') as tj__splits)', 'tj__q', probe,
+                                              'tj__splits')) }}
+  {%- endif -%}
   {%- set image = temporal_joins._asof_time_image('tj__qsrc.' ~ temporal_joins._tj_q(ranges.right_time),
                                                   ranges.kind) -%}
   {{ return(temporal_joins._tj_join_one_row('(select min(' ~ image ~ ') as tj__lo, max(' ~ image ~ ') as tj__hi from '
