@@ -146,10 +146,10 @@
 {% endmacro %}
 
 {#-
-  ` join <relation> as <alias> on ...`: every row of the FROM clause so far meets the one row of
-  `relation` (a measured aggregate, the Hive flavour's stand-in for a scalar subquery; on Spark the keyless
-  time splits, one scalar subquery written once per place instead of in every node of the binary search). An equi-join on
-  a key that is 0 on both sides, not a cross join: Hive 2.3 refuses cartesian products
+  ` inner join <relation> as <alias> on ...`: every row of the FROM clause so far meets the one row of
+  `relation` (a measured aggregate, the Hive flavour's stand-in for a scalar subquery; on Spark the
+  keyless time splits: one scalar subquery per place, not one per node of the binary search). An
+  equi-join on a key that is 0 on both sides, not a cross join: Hive 2.3 refuses cartesian products
   (hive.strict.checks.cartesian.product), and both engines plan a map / broadcast hash join of the one
   row. The key is hash(a column) * 0 on each side (`probe`: any column of the rows; `column`: one of
   `relation`'s): hash() is never null, and Hive does not fold it to a constant, which its map-join
