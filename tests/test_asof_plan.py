@@ -252,6 +252,63 @@ def test_union_without_keys_runs_its_window_per_range_of_time(spark, dbt, plan_t
         assert part in str(error.value)
 
 
+def test_ranges_of_time_at_the_edges_of_the_right_span_equal_one_window(spark, dbt, plan_tables):
+    """The range id reads a lookup over equal steps between the right side's least and greatest time:
+    left times below, at and above both ends, null times, a right side of one distinct time (a span of
+    zero), an empty one, and a far sentinel time (most rows in one step) give the one-window rows."""
+    edges = {
+        "spread": "select cast(id * 10 as bigint) as ts, cast(id as double) as v from range(50)",
+        "one_time": "select cast(100 as bigint) as ts, cast(id as double) as v from range(5)",
+        "empty": "select cast(id as bigint) as ts, cast(id as double) as v from range(0)",
+        "sentinel": "select cast(id as bigint) as ts, cast(id as double) as v from range(40) "
+        "union all select cast(9223372036854775000 as bigint), -1.0",
+    }
+    spark.sql(f"drop table if exists {SCHEMA}.edge_labels")
+    spark.sql(
+        f"create table {SCHEMA}.edge_labels using parquet as select id, cast(ts as bigint) as ts from values "
+        "(1, -5), (2, 0), (3, 100), (4, 490), (5, 495), (6, 10000), (7, null), (8, 39), "
+        "(9, 9223372036854775000), (10, 9223372036854775807) as t(id, ts)"
+    )
+    calls = []
+    for name, select in edges.items():
+        spark.sql(f"drop table if exists {SCHEMA}.edge_{name}")
+        spark.sql(f"create table {SCHEMA}.edge_{name} using parquet as {select}")
+        for direction in ("backward", "forward", "nearest"):
+            for exact in (True, False):
+                calls.append(
+                    {
+                        "id": f"{name}|{direction}|{exact}",
+                        "macro": "asof_join",
+                        "kwargs": {
+                            "left": f"{SCHEMA}.edge_labels",
+                            "right": f"{SCHEMA}.edge_{name}",
+                            "left_time": "ts",
+                            "right_time": "ts",
+                            "by": [],
+                            "direction": direction,
+                            "allow_exact_matches": exact,
+                            "prefix": "r_",
+                            "strategy": "union",
+                        },
+                    }
+                )
+    ranged = dbt.render(calls, dbt_vars={"temporal_joins_time_ranges": 8})
+    single = dbt.render(calls, dbt_vars={"temporal_joins_time_ranges": 1})
+    assert all("tj__map" in ranged[c["id"]] and "tj__map" not in single[c["id"]] for c in calls)
+
+    def rows(sqls: dict) -> list:
+        batched = " union all ".join(
+            f"select '{c['id']}' as tj_case, id, r_ts from ({sqls[c['id']]}) as tj_c{i}" for i, c in enumerate(calls)
+        )
+        return sorted(spark.sql(batched).collect(), key=str)
+
+    expected = rows(single)
+    assert rows(ranged) == expected
+    matched = {r.tj_case for r in expected if r.r_ts is not None}
+    assert {"spread|backward|True", "one_time|forward|False", "sentinel|nearest|True"} <= matched
+    assert not any(case.startswith("empty|") for case in matched)
+
+
 def _bucketed(spark, name: str, source: str, buckets: int, key_type: str = "bigint") -> str:
     spark.sql(f"drop table if exists {SCHEMA}.{name}")
     table = spark.table(f"{SCHEMA}.{source}")

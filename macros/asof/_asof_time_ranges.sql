@@ -10,10 +10,11 @@
   result is exactly the one-window result; the split values only balance the work.
 
   The quantiles are measured when the query runs (one scalar subquery, which Spark plans once and
-  reuses wherever range ids are computed, so every row sees the same splits). Hive 2.3 has no scalar
-  subqueries: its flavour splits the right side's span of times into equal widths. Either way the
-  splits come from a one-row relation joined in where range ids are computed (_asof_time_splits_join),
-  so the binary search names its columns, not the query. Nothing runs while compiling.
+  reuses wherever range ids are computed, so every row sees the same splits) and reach the rows as a
+  lookup array over equal steps of the right times' span. Hive 2.3 has no scalar subqueries: its
+  flavour splits the right side's span of times into equal widths. Either way the splits come from a
+  one-row relation joined in where range ids are computed (_asof_time_splits_join). Nothing runs
+  while compiling.
 -#}
 
 {#-
@@ -39,45 +40,50 @@
              'right_type': rc.dtype | lower}) }}
 {% endmacro %}
 
-{#- The split values for a dialect (SQL expressions over the one-row tj__q that _asof_time_splits_join
-    adds, ascending), or none: one window. Rendered once per dialect (kept on `ranges`). Spark: approximate
-    quantiles, elements of tj__q's array. Hive 2.3 has no scalar subqueries, and a query that runs twice
-    must split alike (an approximate quantile merges its partial results in arrival order): equal widths
-    between the right side's least and greatest time. Either way measured when the query runs; any
-    splits give the same rows. -#}
+{#- How a dialect numbers the ranges (kept on `ranges`), or none: one window. {'count': the number of ranges,
+    'values': the split values (SQL over the one-row tj__q that _asof_time_splits_join adds, ascending) or none}.
+    Spark (values none): approximate quantiles, read through a lookup array (_asof_time_range). Hive 2.3 has no
+    scalar subqueries, and a query that runs twice must split alike (an approximate quantile merges its partial
+    results in arrival order): equal widths between the right side's least and greatest time, found by a binary
+    search over them. Either way measured when the query runs; any splits give the same rows. -#}
 {% macro _asof_time_splits(ranges, dialect) %}
   {%- if ranges is none -%}{{ return(none) }}{%- endif -%}
   {%- if dialect in ranges -%}{{ return(ranges[dialect]) }}{%- endif -%}
-  {%- set splits = [] -%}
-  {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
-    {#- one array of count - 1 quantiles; a null array (no right rows) puts every row in the last range -#}
-    {%- for i in range(1, ranges.count) -%}
-      {%- do splits.append('element_at(tj__q.tj__splits, ' ~ i ~ ')') -%}
-    {%- endfor -%}
-  {%- else -%}
+  {%- set splits = {'count': ranges.count, 'values': none} -%}
+  {%- if not temporal_joins._tj_run_time_scalars(dialect) -%}
     {#- no right rows: null ends, every row in the last range -#}
+    {%- set values = [] -%}
     {%- for i in range(1, ranges.count) -%}
-      {%- do splits.append('(tj__q.tj__lo + (tj__q.tj__hi - tj__q.tj__lo) * ' ~ i ~ ' / ' ~ ranges.count ~ ')') -%}
+      {%- do values.append('(tj__q.tj__lo + (tj__q.tj__hi - tj__q.tj__lo) * ' ~ i ~ ' / ' ~ ranges.count ~ ')') -%}
     {%- endfor -%}
+    {%- do splits.update({'values': values}) -%}
   {%- endif -%}
-  {%- do ranges.update({dialect: splits or none}) -%}
-  {{ return(splits or none) }}
+  {%- do ranges.update({dialect: splits}) -%}
+  {{ return(splits) }}
 {% endmacro %}
 
-{#- What a FROM clause computing range ids adds: the join of the one-row tj__q, the quantiles as one scalar
-    subquery (Spark: planned once however many places join it; written out in every node of the binary
-    search, it was parsed and analysed once per node) or the right side's least and greatest time image
-    (Hive); probe: a column of the rows. -#}
+{#- The lookup's resolution: the span of the right side's times in this many equal steps, each mapped to the
+    range of its lower edge. -#}
+{% macro _asof_time_steps() %}{{ return(16384) }}{% endmacro %}
+
+{#- What a FROM clause computing range ids adds: the join of the one-row tj__q. Spark: tj__lo, tj__hi (the right
+    side's least and greatest time image) and tj__map (per step of that span, its range: how many quantiles lie at
+    or below the step's lower edge), from one scalar subquery that Spark plans once however many places join it.
+    Hive: tj__lo and tj__hi. probe: a column of the rows. -#}
 {% macro _asof_time_splits_join(ranges, dialect, probe) %}
   {%- if ranges is none -%}{{ return('') }}{%- endif -%}
+  {%- set image = temporal_joins._asof_time_image('tj__qsrc.' ~ temporal_joins._tj_q(ranges.right_time),
+                                                  ranges.kind) -%}
   {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
     {%- set query = temporal_joins._asof_time_splits_sql(ranges.right_info.sql, ranges.right_time, ranges.kind,
                                                          ranges.count) -%}
-    {{ return(temporal_joins._tj_join_one_row('(select (' ~ query ~ ') as tj__splits)', 'tj__q', probe,
-                                              'tj__splits')) }}
+    {%- set steps = temporal_joins._asof_time_steps() -%}
+    {%- set st = 'tj__st.tj__stats.' -%}
+    {%- set edge = st ~ 'lo + (' ~ st ~ 'hi - ' ~ st ~ 'lo) * tj__step / ' ~ steps -%}
+    {{ return(temporal_joins._tj_join_one_row('(select ' ~ st ~ 'lo as tj__lo, ' ~ st ~ 'hi as tj__hi, transform(sequence(0, '
+              ~ (steps - 1) ~ '), tj__step -> size(filter(' ~ st ~ 'splits, tj__split -> tj__split <= ' ~ edge
+              ~ '))) as tj__map from (select (' ~ query ~ ') as tj__stats) as tj__st)', 'tj__q', probe, 'tj__lo')) }}
   {%- endif -%}
-  {%- set image = temporal_joins._asof_time_image('tj__qsrc.' ~ temporal_joins._tj_q(ranges.right_time),
-                                                  ranges.kind) -%}
   {{ return(temporal_joins._tj_join_one_row('(select min(' ~ image ~ ') as tj__lo, max(' ~ image ~ ') as tj__hi from '
             ~ ranges.right_info.sql ~ ' as tj__qsrc)', 'tj__q', probe, 'tj__lo')) }}
 {% endmacro %}
@@ -93,16 +99,18 @@
   {{ return(ranges | int) }}
 {% endmacro %}
 
-{#- The quantiles query: one row, tj__splits, the approximate quantiles of the right time's image at
-    1/ranges, 2/ranges, ... (relation_sql and right_time are validated; ranges defaults to the var). Accuracy
-    1000 (0.1% of the rows) is plenty for balancing, and about twice as fast as Spark's default on 50M rows. -#}
+{#- The statistics query: one row, tj__stats: {splits: the approximate quantiles of the right time's image at
+    1/ranges, 2/ranges, ..., lo, hi: its least and greatest value}, NaN left out (relation_sql and right_time are
+    validated; ranges defaults to the var). Accuracy 1000 (0.1% of the rows) is plenty for balancing, and about twice
+    as fast as Spark's default on 50M rows. -#}
 {% macro _asof_time_splits_sql(relation_sql, right_time, kind, ranges=none) %}
   {%- set ranges = temporal_joins._asof_time_range_count('asof_join') if ranges is none else ranges -%}
   {%- set fractions = [] -%}
   {%- for i in range(1, ranges) -%}{%- do fractions.append('%.6f' | format(i / ranges)) -%}{%- endfor -%}
-  {{ return('select percentile_approx('
-            ~ temporal_joins._asof_time_image('tj__qsrc.' ~ temporal_joins._tj_q(right_time), kind)
-            ~ ', array(' ~ fractions | join(', ') ~ '), 1000) as tj__splits from ' ~ relation_sql ~ ' as tj__qsrc') }}
+  {%- set image = temporal_joins._asof_time_image('tj__qsrc.' ~ temporal_joins._tj_q(right_time), kind) -%}
+  {{ return("select named_struct('splits', percentile_approx(" ~ image ~ ', array(' ~ fractions | join(', ')
+            ~ "), 1000), 'lo', min(" ~ image ~ "), 'hi', max(" ~ image ~ ')) as tj__stats from ' ~ relation_sql
+            ~ ' as tj__qsrc where not isnan(' ~ image ~ ')') }}
 {% endmacro %}
 
 {#- A number that never decreases as the time grows (lossy is fine: only ranges use it). Not
@@ -116,15 +124,29 @@
   {%- endif -%}
 {% endmacro %}
 
-{#- The range id of a time: a binary search over the splits as nested CASEs (range i holds
-    splits[i-1] <= image < splits[i]; null and NaN fail every `<` and land in the last range). -#}
-{% macro _asof_time_range(expr, kind, splits, lo=0, hi=none) %}
-  {%- set hi = splits | length if hi is none else hi -%}
+{#- The range id of a time, a monotone function of it (equal times share a range; null and NaN fail every `<` and
+    land in the last range). Spark: the step of the span holding the time, through tj__q.tj__map: a few operations
+    per row (a binary search over the quantiles, 126 array reads per row, compiled to a method too large for the
+    JVM's JIT and took twice as long at nokey 1M). Hive: a binary search over the split values as nested CASEs
+    (range i holds values[i-1] <= image < values[i]). -#}
+{% macro _asof_time_range(expr, kind, splits) %}
+  {%- set image = temporal_joins._asof_time_image(expr, kind) -%}
+  {%- if splits['values'] is not none -%}
+    {{ return(temporal_joins._asof_time_bsearch(image, splits['values'], 0, splits['values'] | length)) }}
+  {%- endif -%}
+  {%- set steps = temporal_joins._asof_time_steps() -%}
+  {#- hi > lo inside the second branch; least(): the ratio may round up to 1 -#}
+  {{ return('case when ' ~ image ~ ' < tj__q.tj__lo then 0 when ' ~ image ~ ' < tj__q.tj__hi then element_at(tj__q.tj__map, cast(least('
+            ~ (steps - 1) ~ ', floor((' ~ image ~ ' - tj__q.tj__lo) / (tj__q.tj__hi - tj__q.tj__lo) * ' ~ steps
+            ~ ')) as int) + 1) else ' ~ (splits.count - 1) ~ ' end') }}
+{% endmacro %}
+
+{% macro _asof_time_bsearch(image, values, lo, hi) %}
   {%- if lo == hi -%}{{ return(lo | string) }}{%- endif -%}
   {%- set mid = (lo + hi + 1) // 2 -%}
-  {{ return('case when ' ~ temporal_joins._asof_time_image(expr, kind) ~ ' < ' ~ splits[mid - 1]
-            ~ ' then ' ~ temporal_joins._asof_time_range(expr, kind, splits, lo, mid - 1)
-            ~ ' else ' ~ temporal_joins._asof_time_range(expr, kind, splits, mid, hi) ~ ' end') }}
+  {{ return('case when ' ~ image ~ ' < ' ~ values[mid - 1]
+            ~ ' then ' ~ temporal_joins._asof_time_bsearch(image, values, lo, mid - 1)
+            ~ ' else ' ~ temporal_joins._asof_time_bsearch(image, values, mid, hi) ~ ' end') }}
 {% endmacro %}
 
 {#-
@@ -160,7 +182,7 @@
     {%- do sides.append({'direction': direction, 'best': best, 'carry': carry, 'rank': rank, 'pick': pick,
                          'fields': fields, 'count': 'tj__n' ~ best[4:]}) -%}
   {%- endfor -%}
-  {%- set n_splits = splits | length -%}
+  {%- set n_splits = splits.count - 1 -%}
 select tj__trange
   {%- for s in sides %},
   {{ temporal_joins._tj_last_ignore_nulls(temporal_joins._tj_pack_flat(s.fields, names, s.count ~ ' > 0') if flat
