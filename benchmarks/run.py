@@ -11,6 +11,7 @@ record), then <out>/RESULTS.md and the PNG plots are rewritten from all records.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -401,13 +402,17 @@ def main(argv=None) -> int:
     for note in bench.notes:
         print("note:", note)
     command = "python -m benchmarks.run " + " ".join(argv if argv is not None else sys.argv[1:])
+    # read now: a contender that kills the JVM (SortMergeAsOfJoin's OutOfMemoryError on nokey) must not take the
+    # records of the run with it
+    info = report.machine(spark)
     for name, n in sorted(plan, key=lambda sn: (sn[1], sn[0])):
         bench.run_scenario(name, n, only)
         # write after every scenario, so a long run leaves its results behind if stopped
-        report.write(out, bench.records, notes=bench.notes, command=command, spark=spark, sqls=sqls)
+        report.write(out, bench.records, notes=bench.notes, command=command, machine_info=info, sqls=sqls)
         if args.profile:
             profile.write(out / "PROFILE.md", bench.profiles, header=f"`{command}` at {bench.commit}")
-    spark.stop()
+    with contextlib.suppress(Exception):  # the JVM may be gone (see above): the results are written
+        spark.stop()
     print(f"results: {out}/RESULTS.md")
     return 0
 

@@ -160,3 +160,10 @@
   {{ return(' inner join (select tj__onerow.*, hash(tj__onerow.' ~ column ~ ') * 0 as tj__zero from ' ~ relation
             ~ ' as tj__onerow) as ' ~ alias ~ ' on hash(' ~ probe ~ ') * 0 = ' ~ alias ~ '.tj__zero') }}
 {% endmacro %}
+
+{#- The join of a side to a per-key aggregate it must keep every row of. Hive 2.3 turns a LEFT OUTER JOIN to a grouped
+    subquery into a map join it then fails to plan ("Generate Map Join Task Error ... Index 0 out of bounds"); a FULL
+    OUTER JOIN is never a map join: the caller drops the aggregate's unmatched rows. -#}
+{% macro _tj_outer_join_to_grouped(dialect) %}
+  {{ return('full outer join' if dialect == 'hive' else 'left outer join') }}
+{% endmacro %}

@@ -522,6 +522,33 @@ def _check_aggregates(results: dict, configs: list, data) -> tuple[list[str], in
     return failures, compared
 
 
+def test_range_and_interval_joins_on_hive_with_the_reach_joined_in_match_the_naive_join(
+    spark, dbt, hive_range, range_data
+):
+    """With var temporal_joins_compile_queries false (or a CTE input) the Hive flavour cannot measure the other
+    side's reach while compiling: it joins it in per key (a FULL OUTER JOIN, which Hive 2.3 never turns into the
+    map join it fails to plan) or, without keys, as a one-row join. One statement at a time: Hive 2.3 fails to
+    plan a UNION ALL of them ("cannot find parent in the child operator"). Not here: a full range join over the
+    joined reach, whose MapReduce job Hive 2.3 fails (NullPointerException in MapRedTask, "conf is null")."""
+    configs = [c for c in RANGE_ON_HIVE if c["kind"] == "dbl"]
+    calls = []
+    for c in configs:
+        kwargs = range_kwargs(c)
+        if c["macro"] == "interval_join" and kwargs.get("bin_size") is None:
+            kwargs["bin_size"] = 4  # nothing to measure it with: a bin is required (a compile error otherwise)
+        calls.append({"id": range_cid(c), "macro": "hive__" + c["macro"], "kwargs": kwargs})
+    statements = dbt.render(calls, dbt_vars={"temporal_joins_compile_queries": False})
+    joined = [name for name, sql in statements.items() if "tj__rng" in sql]
+    assert len(joined) >= 5 and any(name.startswith("range_join") for name in joined), joined
+    parse_first(spark, statements)
+    failures = []
+    for c in configs:
+        name = range_cid(c)
+        results = run_batch(hive_range, {name: _range_statement(c, statements[name])}, union_remove=False)
+        failures += _check_range(results, [c], range_data)[0]
+    assert not failures, "\n".join(failures[:5])
+
+
 def test_interval_aggregate_on_hive_matches_the_naive_aggregate(spark, hive_range, range_data, rendered):
     """Every interval_aggregate config (each time kind, each end inclusive or not, one without keys)."""
     statements = {range_cid(c): rendered[range_cid(c)] for c in AGGREGATES}

@@ -80,9 +80,10 @@
     {%- set steps = temporal_joins._asof_time_steps() -%}
     {%- set st = 'tj__st.tj__stats.' -%}
     {%- set edge = st ~ 'lo + (' ~ st ~ 'hi - ' ~ st ~ 'lo) * tj__step / ' ~ steps -%}
-    {{ return(temporal_joins._tj_join_one_row('(select ' ~ st ~ 'lo as tj__lo, ' ~ st ~ 'hi as tj__hi, transform(sequence(0, '
-              ~ (steps - 1) ~ '), tj__step -> size(filter(' ~ st ~ 'splits, tj__split -> tj__split <= ' ~ edge
-              ~ '))) as tj__map from (select (' ~ query ~ ') as tj__stats) as tj__st)', 'tj__q', probe, 'tj__lo')) }}
+    {{ return(temporal_joins._tj_join_one_row('(select ' ~ st ~ 'lo as tj__lo, ' ~ st ~ 'hi as tj__hi, '
+              ~ 'transform(sequence(0, ' ~ (steps - 1) ~ '), tj__step -> size(filter(' ~ st
+              ~ 'splits, tj__split -> tj__split <= ' ~ edge ~ '))) as tj__map from (select (' ~ query
+              ~ ') as tj__stats) as tj__st)', 'tj__q', probe, 'tj__lo')) }}
   {%- endif -%}
   {{ return(temporal_joins._tj_join_one_row('(select min(' ~ image ~ ') as tj__lo, max(' ~ image ~ ') as tj__hi from '
             ~ ranges.right_info.sql ~ ' as tj__qsrc)', 'tj__q', probe, 'tj__lo')) }}
@@ -136,8 +137,9 @@
   {%- endif -%}
   {%- set steps = temporal_joins._asof_time_steps() -%}
   {#- hi > lo inside the second branch; least(): the ratio may round up to 1 -#}
-  {{ return('case when ' ~ image ~ ' < tj__q.tj__lo then 0 when ' ~ image ~ ' < tj__q.tj__hi then element_at(tj__q.tj__map, cast(least('
-            ~ (steps - 1) ~ ', floor((' ~ image ~ ' - tj__q.tj__lo) / (tj__q.tj__hi - tj__q.tj__lo) * ' ~ steps
+  {{ return('case when ' ~ image ~ ' < tj__q.tj__lo then 0 when ' ~ image
+            ~ ' < tj__q.tj__hi then element_at(tj__q.tj__map, cast(least(' ~ (steps - 1) ~ ', floor((' ~ image
+            ~ ' - tj__q.tj__lo) / (tj__q.tj__hi - tj__q.tj__lo) * ' ~ steps
             ~ ')) as int) + 1) else ' ~ (splits.count - 1) ~ ' end') }}
 {% endmacro %}
 

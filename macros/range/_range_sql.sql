@@ -282,18 +282,25 @@
     {%- do cols.append(reach.hi ~ ' as tj__chi') -%}
     {%- if spec.clamp.how == 'join' -%}
       {%- set measured = ['l', 'r'] if overlap else [other] -%}
-      {%- set reach_sql = '(' ~ temporal_joins._range_bounds_sql(spec, measured, dialect, grouped=true)
-            ~ ') as tj__rng' -%}
+      {%- set reach_sql = '(' ~ temporal_joins._range_bounds_sql(spec, measured, dialect, grouped=true) ~ ')' -%}
       {%- if spec.by -%}
         {%- set on = [] -%}
         {%- for pair in spec.by -%}
           {%- do on.append('tj__src.' ~ temporal_joins._tj_q(pair[0 if side == 'l' else 1]) ~ ' = tj__rng.tj__k'
               ~ loop.index0) -%}
         {%- endfor -%}
-        {%- set source = source ~ ' left outer join ' ~ reach_sql ~ ' on ' ~ on | join(' and ') -%}
+        {%- set join = temporal_joins._tj_outer_join_to_grouped(dialect) -%}
+        {%- set source = source ~ ' ' ~ join ~ ' ' ~ reach_sql ~ ' as tj__rng on ' ~ on | join(' and ') -%}
+        {%- if join.startswith('full') -%}
+          {#- keep the copied side's rows: a reach row without one has a null source key and (null keys are not
+              measured) a key of its own -#}
+          {%- set source = source ~ ' where tj__src.' ~ temporal_joins._tj_q(spec.by[0][0 if side == 'l' else 1])
+                ~ ' is not null or tj__rng.tj__k0 is null' -%}
+        {%- endif -%}
       {%- else -%}
-        {#- one row: the whole other side's reach -#}
-        {%- set source = source ~ ' cross join ' ~ reach_sql -%}
+        {#- one row: the whole other side's reach (Hive 2.3 refuses a cross join: the one-row join) -#}
+        {%- set source = source ~ temporal_joins._tj_join_one_row(reach_sql, 'tj__rng',
+              'tj__src.' ~ temporal_joins._tj_q(b.end), 'tj__floor') -%}
       {%- endif -%}
     {%- endif -%}
     {%- if overlap -%}
