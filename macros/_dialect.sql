@@ -161,9 +161,17 @@
             ~ ' as tj__onerow) as ' ~ alias ~ ' on hash(' ~ probe ~ ') * 0 = ' ~ alias ~ '.tj__zero') }}
 {% endmacro %}
 
-{#- The join of a side to a per-key aggregate it must keep every row of. Hive 2.3 turns a LEFT OUTER JOIN to a grouped
-    subquery into a map join it then fails to plan ("Generate Map Join Task Error ... Index 0 out of bounds"); a FULL
-    OUTER JOIN is never a map join: the caller drops the aggregate's unmatched rows. -#}
-{% macro _tj_outer_join_to_grouped(dialect) %}
-  {{ return('full outer join' if dialect == 'hive' else 'left outer join') }}
+{#- What a FROM clause adds to join a per-key aggregate (relation, alias) keeping every row of its side: on, pairs
+    [the side's key, the aggregate's key]. Hive 2.3 turns a LEFT OUTER JOIN to a grouped subquery into a map join it
+    then fails to plan ("Generate Map Join Task Error ... Index 0 out of bounds"); a FULL OUTER JOIN is never a map
+    join, and its WHERE drops the aggregate's rows without a partner (the aggregate must leave null keys out: such a
+    row has a null side key and a key of its own). -#}
+{% macro _tj_join_grouped_keeping_all(relation, alias, on, dialect) %}
+  {%- set conditions = [] -%}
+  {%- for pair in on -%}{%- do conditions.append(pair[0] ~ ' = ' ~ pair[1]) -%}{%- endfor -%}
+  {%- if dialect != 'hive' -%}
+    {{ return(' left outer join ' ~ relation ~ ' as ' ~ alias ~ ' on ' ~ conditions | join(' and ')) }}
+  {%- endif -%}
+  {{ return(' full outer join ' ~ relation ~ ' as ' ~ alias ~ ' on ' ~ conditions | join(' and ') ~ ' where '
+            ~ on[0][0] ~ ' is not null or ' ~ on[0][1] ~ ' is null') }}
 {% endmacro %}

@@ -41,22 +41,22 @@
 {% endmacro %}
 
 {#- How a dialect numbers the ranges (kept on `ranges`), or none: one window. {'count': the number of ranges,
-    'values': the split values (SQL over the one-row tj__q that _asof_time_splits_join adds, ascending) or none}.
-    Spark (values none): approximate quantiles, read through a lookup array (_asof_time_range). Hive 2.3 has no
+    'edges': the split values (SQL over the one-row tj__q that _asof_time_splits_join adds, ascending) or none}.
+    Spark (edges none): approximate quantiles, read through a lookup array (_asof_time_range). Hive 2.3 has no
     scalar subqueries, and a query that runs twice must split alike (an approximate quantile merges its partial
     results in arrival order): equal widths between the right side's least and greatest time, found by a binary
     search over them. Either way measured when the query runs; any splits give the same rows. -#}
 {% macro _asof_time_splits(ranges, dialect) %}
   {%- if ranges is none -%}{{ return(none) }}{%- endif -%}
   {%- if dialect in ranges -%}{{ return(ranges[dialect]) }}{%- endif -%}
-  {%- set splits = {'count': ranges.count, 'values': none} -%}
+  {%- set splits = {'count': ranges.count, 'edges': none} -%}
   {%- if not temporal_joins._tj_run_time_scalars(dialect) -%}
     {#- no right rows: null ends, every row in the last range -#}
-    {%- set values = [] -%}
+    {%- set edges = [] -%}
     {%- for i in range(1, ranges.count) -%}
-      {%- do values.append('(tj__q.tj__lo + (tj__q.tj__hi - tj__q.tj__lo) * ' ~ i ~ ' / ' ~ ranges.count ~ ')') -%}
+      {%- do edges.append('(tj__q.tj__lo + (tj__q.tj__hi - tj__q.tj__lo) * ' ~ i ~ ' / ' ~ ranges.count ~ ')') -%}
     {%- endfor -%}
-    {%- do splits.update({'values': values}) -%}
+    {%- do splits.update({'edges': edges}) -%}
   {%- endif -%}
   {%- do ranges.update({dialect: splits}) -%}
   {{ return(splits) }}
@@ -129,11 +129,11 @@
     land in the last range). Spark: the step of the span holding the time, through tj__q.tj__map: a few operations
     per row (a binary search over the quantiles, 126 array reads per row, compiled to a method too large for the
     JVM's JIT and took twice as long at nokey 1M). Hive: a binary search over the split values as nested CASEs
-    (range i holds values[i-1] <= image < values[i]). -#}
+    (range i holds edges[i-1] <= image < edges[i]). -#}
 {% macro _asof_time_range(expr, kind, splits) %}
   {%- set image = temporal_joins._asof_time_image(expr, kind) -%}
-  {%- if splits['values'] is not none -%}
-    {{ return(temporal_joins._asof_time_bsearch(image, splits['values'], 0, splits['values'] | length)) }}
+  {%- if splits.edges is not none -%}
+    {{ return(temporal_joins._asof_time_bsearch(image, splits.edges, 0, splits.edges | length)) }}
   {%- endif -%}
   {%- set steps = temporal_joins._asof_time_steps() -%}
   {#- hi > lo inside the second branch; least(): the ratio may round up to 1 -#}
@@ -143,12 +143,13 @@
             ~ ')) as int) + 1) else ' ~ (splits.count - 1) ~ ' end') }}
 {% endmacro %}
 
-{% macro _asof_time_bsearch(image, values, lo, hi) %}
+{#- The range id of image among ranges lo..hi: nested CASEs over edges (SQL expressions, ascending). -#}
+{% macro _asof_time_bsearch(image, edges, lo, hi) %}
   {%- if lo == hi -%}{{ return(lo | string) }}{%- endif -%}
   {%- set mid = (lo + hi + 1) // 2 -%}
-  {{ return('case when ' ~ image ~ ' < ' ~ values[mid - 1]
-            ~ ' then ' ~ temporal_joins._asof_time_bsearch(image, values, lo, mid - 1)
-            ~ ' else ' ~ temporal_joins._asof_time_bsearch(image, values, mid, hi) ~ ' end') }}
+  {{ return('case when ' ~ image ~ ' < ' ~ edges[mid - 1]
+            ~ ' then ' ~ temporal_joins._asof_time_bsearch(image, edges, lo, mid - 1)
+            ~ ' else ' ~ temporal_joins._asof_time_bsearch(image, edges, mid, hi) ~ ' end') }}
 {% endmacro %}
 
 {#-

@@ -286,17 +286,11 @@
       {%- if spec.by -%}
         {%- set on = [] -%}
         {%- for pair in spec.by -%}
-          {%- do on.append('tj__src.' ~ temporal_joins._tj_q(pair[0 if side == 'l' else 1]) ~ ' = tj__rng.tj__k'
-              ~ loop.index0) -%}
+          {%- do on.append(['tj__src.' ~ temporal_joins._tj_q(pair[0 if side == 'l' else 1]), 'tj__rng.tj__k'
+              ~ loop.index0]) -%}
         {%- endfor -%}
-        {%- set join = temporal_joins._tj_outer_join_to_grouped(dialect) -%}
-        {%- set source = source ~ ' ' ~ join ~ ' ' ~ reach_sql ~ ' as tj__rng on ' ~ on | join(' and ') -%}
-        {%- if join.startswith('full') -%}
-          {#- keep the copied side's rows: a reach row without one has a null source key and (null keys are not
-              measured) a key of its own -#}
-          {%- set source = source ~ ' where tj__src.' ~ temporal_joins._tj_q(spec.by[0][0 if side == 'l' else 1])
-                ~ ' is not null or tj__rng.tj__k0 is null' -%}
-        {%- endif -%}
+        {#- null keys are not measured (_range_bounds_sql) -#}
+        {%- set source = source ~ temporal_joins._tj_join_grouped_keeping_all(reach_sql, 'tj__rng', on, dialect) -%}
       {%- else -%}
         {#- one row: the whole other side's reach (Hive 2.3 refuses a cross join: the one-row join) -#}
         {%- set source = source ~ temporal_joins._tj_join_one_row(reach_sql, 'tj__rng',
