@@ -9,6 +9,7 @@ duplicate left rows, and negative and large numbers.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -67,6 +68,29 @@ class Case:
             columns=["v", "s", "ob", "rid"],
             order_by=["ob", "rid"] if self.order_by else None,
         )
+
+
+# Per direction, two complementary halves of allow_exact_matches x tolerance x join_type (each half
+# covers every pair of those three settings): kinds alternate halves, so each strategy or engine meets
+# all 24 configs across the kinds at half the Spark work.
+HALVES = (
+    [(True, False, "left"), (True, True, "inner"), (False, False, "inner"), (False, True, "left")],
+    [(True, False, "inner"), (True, True, "left"), (False, False, "left"), (False, True, "inner")],
+)
+
+
+def covering_cases(half_of=lambda kind_index: kind_index % 2) -> list[Case]:
+    """Each kind with every direction and one half (`half_of` its index in KINDS), plus per kind and
+    direction a case without order_by (ties may then go to any one tied row)."""
+    return [
+        Case(kind, direction, exact, tol, join_type)
+        for i, kind in enumerate(KINDS)
+        for direction in ("backward", "forward", "nearest")
+        for exact, tol, join_type in HALVES[half_of(i)]
+    ] + [
+        Case(kind, direction, True, False, "left", order_by=False)
+        for kind, direction in itertools.product(KINDS, ("backward", "forward", "nearest"))
+    ]
 
 
 def _times(rng, kind: str, n: int, base) -> list:

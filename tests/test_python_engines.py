@@ -17,7 +17,6 @@ run an engine (native before 4.3) its tests assert the error the call raises ins
 from __future__ import annotations
 
 import datetime as dt
-import itertools
 import math
 import os
 from bisect import bisect_right
@@ -33,6 +32,7 @@ from asof_cases import (
     RIGHT_OUT,
     Case,
     compare,
+    covering_cases,
     oracle,
     oracle_pandas,
     whole_row_mismatches,
@@ -56,23 +56,7 @@ from temporal_joins.window import window_aggregate
 
 GROUPS = 160
 ENGINES = ("native", "arrow", "broadcast", "union")
-# Per direction, two complementary halves of allow_exact_matches x tolerance x join_type
-# (each half covers every pair of those three settings); kinds alternate halves, so each
-# engine meets all 24 configs across the kinds at half the Spark work, plus ties without order_by.
-HALVES = (
-    [(True, False, "left"), (True, True, "inner"), (False, False, "inner"), (False, True, "left")],
-    [(True, False, "inner"), (True, True, "left"), (False, False, "left"), (False, True, "inner")],
-)
-CASES = [
-    Case(kind, direction, exact, tol, join_type)
-    for i, kind in enumerate(KINDS)
-    for direction in ("backward", "forward", "nearest")
-    for exact, tol, join_type in HALVES[i % 2]
-] + [
-    # without order_by a tie may go to any one of the tied rows (as in the macro)
-    Case(kind, direction, True, False, "left", order_by=False)
-    for kind, direction in itertools.product(KINDS, ("backward", "forward", "nearest"))
-]
+CASES = covering_cases()
 
 
 def _oracle(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
