@@ -103,9 +103,17 @@ def python_name(records) -> str | None:
     return None
 
 
-def _ok(records, scenario, n, name):
+def run_of(record) -> str:
+    """The invocation a record was measured in: its run id, or, for a record written before run ids,
+    the load average read when its scenario started (read once per scenario and invocation)."""
+    return record.get("run") or f"unrecorded (load before {record.get('load_before', '?')})"
+
+
+def _ok(records, scenario, n, name, run=None):
+    """The finished record of a contender on (scenario, n), from `run` if given."""
+    same_run = (lambda r: True) if run is None else (lambda r: run_of(r) == run)
     for r in records:
-        if (r["scenario"], r["n"], r["contender"]) == (scenario, n, name) and r.get("status") == "ok":
+        if (r["scenario"], r["n"], r["contender"]) == (scenario, n, name) and r.get("status") == "ok" and same_run(r):
             return r
     return None
 
@@ -119,14 +127,15 @@ def targets(records) -> list[str]:
     if not asc_ns or ours is None:
         return ["(no asc results yet)"]
     n = asc_ns[-1]
-    peers = [r for p in PEERS if (r := _ok(records, "asc", n, p))]
-    fastest = min(peers, key=lambda r: r["elapsed_s"]) if peers else None
-    duck = _ok(records, "asc", n, "duckdb")
     for name in [ours] + ([py] if py else []):
         mine = _ok(records, "asc", n, name)
         if mine is None:
             lines.append(f"- asc N={n:,}: `{name}` did not finish")
             continue
+        # ratios only side by side: the peers and DuckDB of the same run
+        peers = [r for p in PEERS if (r := _ok(records, "asc", n, p, run_of(mine)))]
+        fastest = min(peers, key=lambda r: r["elapsed_s"]) if peers else None
+        duck = _ok(records, "asc", n, "duckdb", run_of(mine))
         if fastest:
             ratio = fastest["elapsed_s"] / mine["elapsed_s"]
             lines.append(
@@ -171,9 +180,17 @@ def _share(lt: dict) -> str:
     return text
 
 
-def table(records, scenario, n) -> list[str]:
+def tables(records, scenario, n) -> list[str]:
+    """One table per run that measured (scenario, n): a ratio read from a table is side by side."""
     rows = [r for r in records if r["scenario"] == scenario and r["n"] == n]
-    ours = _ok(records, scenario, n, default_name(records) or "")
+    runs = list(dict.fromkeys(run_of(r) for r in rows))
+    return [line for run in runs for line in table([r for r in rows if run_of(r) == run], scenario, n, run)]
+
+
+def table(records, scenario, n, run) -> list[str]:
+    """The records of one run on (scenario, n)."""
+    rows = [r for r in records if r["scenario"] == scenario and r["n"] == n and run_of(r) == run]
+    ours = _ok(rows, scenario, n, default_name(records) or "")
     head = (
         "| contender | status | correct | elapsed s, median (min–max; runs) | x ours default | peak exec memory "
         "| shuffle written | memory spill | disk spill | peak RSS | longest task / its stage | rows |"
@@ -207,7 +224,13 @@ def table(records, scenario, n) -> list[str]:
     commits = sorted({r["commit"] for r in rows if r.get("commit")})
     code = f" Code at commit {', '.join(commits)}." if commits else ""
     return (
-        [f"### {scenario}, N = {n:,}", "", f"Load average (1/5/15 min) before: {load}; after: {load_after}.{code}", ""]
+        [
+            f"### {scenario}, N = {n:,}",
+            "",
+            f"{'Run ' + run if rows and rows[0].get('run') else 'Run id not recorded (before run ids)'}. "
+            f"Load average (1/5/15 min) before: {load}; after: {load_after}.{code}",
+            "",
+        ]
         + out
         + [""]
     )
@@ -316,7 +339,9 @@ def write(out: Path, new_records, *, notes=(), command="", spark=None, sqls=None
             "checksum query over the join output (rows read from parquet, joined, every output column summed); the "
             "checksum is compared with DuckDB's ASOF JOIN on the same files. Peak execution memory, shuffle and "
             "spill are sums over the run's stages (Spark's monitoring REST API); peak RSS is the JVM's (DuckDB: this "
-            "process's) high-water mark during the run.",
+            "process's) high-water mark during the run. Each table holds the records of one run (one invocation "
+            "of `benchmarks.run`, its id on the table's first line), so its ratios are side by side; a scenario "
+            "measured in several runs has a table per run.",
             "",
             "## Targets (issue 6, item 5)",
             "",
@@ -331,7 +356,7 @@ def write(out: Path, new_records, *, notes=(), command="", spark=None, sqls=None
     for scenario, n in sorted(
         {(r["scenario"], r["n"]) for r in records}, key=lambda sn: (order.get(sn[0], 6), sn[0], sn[1])
     ):
-        lines += table(records, scenario, n)
+        lines += tables(records, scenario, n)
     lines += ["## Plots", ""] + [f"![{i}]({i})" for i in images] + [""]
     (out / "RESULTS.md").write_text("\n".join(lines))
     return out / "RESULTS.md"

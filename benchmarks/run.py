@@ -102,6 +102,8 @@ class Bench:
         self.jvm_pid = int(spark._jvm.java.lang.ProcessHandle.current().pid())
         self.records: list[dict] = []
         self.commit = report.code_version()  # each record says which code it measured
+        # and in which invocation: a report's table holds one run's records (report.tables)
+        self.run_id = f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}/{os.getpid()}"
 
     # ------------------------------------------------------------ scenario set-up
     def prepare(self, name: str, n: int) -> C.Scenario:
@@ -218,6 +220,7 @@ class Bench:
                 "join": contender.join,
                 "note": contender.note,
                 "commit": self.commit,
+                "run": self.run_id,
                 "reference": references[contender.join],
             }
             why_not = contender.applies(scenario)

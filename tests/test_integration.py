@@ -7,7 +7,6 @@ must fail their tests.
 
 from __future__ import annotations
 
-
 BUILT = ("resource_type:model", "resource_type:snapshot", "resource_type:test", "resource_type:unit_test")
 
 
