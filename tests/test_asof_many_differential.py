@@ -13,6 +13,8 @@ ANSI mode on and off. The Hive flavour must also parse with Hive 2.3's parser.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from asof_many_cases import (
     KINDS,
@@ -183,6 +185,14 @@ def test_cases_cover_what_the_issue_lists(frames):
             right = tables[table]
             assert right[key].isna().any() and right["t"].isna().any() and right["v"].isna().any(), (kind, table)
             assert right.dropna(subset=[key, "t"]).duplicated([key, "t"]).any(), (kind, table)
+    # double times hold NaN (never matched, like null) on the spine and in every table, and -0.0 (equal to 0.0)
+    # on the spine and in feature tables
+    negative_zero = set()
+    for name, table in frames["double"].items():
+        times = [v for v in table["t"] if isinstance(v, float)]
+        assert any(math.isnan(v) for v in times), name
+        negative_zero |= {name for v in times if v == 0.0 and math.copysign(1, v) < 0}
+    assert "left" in negative_zero and len(negative_zero) > 1, negative_zero
 
 
 def test_passes_follow_the_key_sets(rendered):
