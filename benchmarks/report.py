@@ -184,7 +184,7 @@ def tables(records, scenario, n) -> list[str]:
     """One table per run that measured (scenario, n): a ratio read from a table is side by side."""
     rows = [r for r in records if r["scenario"] == scenario and r["n"] == n]
     runs = list(dict.fromkeys(run_of(r) for r in rows))
-    return [line for run in runs for line in table([r for r in rows if run_of(r) == run], scenario, n, run)]
+    return [line for run in runs for line in table(records, scenario, n, run)]
 
 
 def table(records, scenario, n, run) -> list[str]:

@@ -589,15 +589,21 @@ def _naive(c, prefix=""):
     )
 
 
-def _project(c, relation, extra=None):
-    """The columns compared, from a macro's output (after `extra`, an expression over it, if given)."""
+# interval_aggregate's average is its sum over its count (null for no rows): a boolean over its output
+AVERAGE_IS_SUM_OVER_COUNT = (
+    "((v_avg is null) = (v_count = 0) and (v_avg is null or abs(v_avg - v_sum / v_count) < 1e-9))"
+)
+
+
+def _project(c, relation, ok):
+    """`ok` (a boolean expression over a macro's output) as tj_ok, then the columns compared."""
     if c["macro"] == "range_join":
         cols = "id, te, r_id, r_te"
     elif c["macro"] == "interval_join":
         cols = "id, te, r_id, r_se, r_ee" if c["mode"] == "point" else "id, se, ee, r_id, r_se, r_ee"
     else:
         cols = "u, id, te, v_sum, v_count"
-    return f"select {'' if extra is None else extra + ' as tj_ok, '}{cols} from ({relation}) as x"
+    return f"select {ok} as tj_ok, {cols} from ({relation}) as x"
 
 
 @pytest.fixture(scope="module")
@@ -643,12 +649,18 @@ class _Session:
 
 @pytest.mark.parametrize("c", CONFIGS, ids=_cid)
 def test_bucketed_equals_naive(spark, data, rendered, c):
-    spark_sql = _project(c, rendered[_cid(c)])
-    hive_sql = _project(c, rendered["hive__" + _cid(c)])
-    naive_sql = _naive(c, SCHEMA + ".")
+    # each side once, in one tagged query, compared here as multisets with DuckDB's naive join; the
+    # Spark flavour's interval_aggregate also says whether its average is the sum over the count
+    sides = {
+        "spark flavour": _project(
+            c, rendered[_cid(c)], AVERAGE_IS_SUM_OVER_COUNT if c["macro"] == "interval_aggregate" else "true"
+        ),
+        "hive flavour": _project(c, rendered["hive__" + _cid(c)], "true"),
+        "naive Spark join": f"select true as tj_ok, * from ({_naive(c, SCHEMA + '.')}) as x",
+    }
     parse_hive(spark, rendered["hive__" + _cid(c)])  # raises HiveParseError if Hive 2.3 cannot parse it
     with _Session(spark, c):
-        for sql in (spark_sql, hive_sql):
+        for sql in (sides["spark flavour"], sides["hive flavour"]):
             plan = _plan(spark, sql)
             assert "CartesianProduct" not in plan and "BroadcastNestedLoopJoin" not in plan, plan
         # Spark measures interval_join's default bin when the query runs, possibly once per side: from
@@ -656,19 +668,9 @@ def test_bucketed_equals_naive(spark, data, rendered, c):
         # its partial results merge in, so both sides' buckets use one bin
         measured = c["macro"] == "interval_join" and _kwargs(c).get("bin_size") is None
         with plans_as_written(spark):
-            as_written = _plan(spark, spark_sql)
+            as_written = _plan(spark, sides["spark flavour"])
         assert "percentile_approx" not in as_written, as_written
         assert bool(planned_subqueries(as_written, "percentile(")) == measured, as_written
-        # one query runs each side once (tagged), compared here as multisets with DuckDB's naive join;
-        # the Spark flavour's interval_aggregate also says whether its average is the sum over the count
-        avg_ok = "true"
-        if c["macro"] == "interval_aggregate":
-            avg_ok = "((v_avg is null) = (v_count = 0) and (v_avg is null or abs(v_avg - v_sum / v_count) < 1e-9))"
-        sides = {
-            "spark flavour": _project(c, rendered[_cid(c)], extra=avg_ok),
-            "hive flavour": _project(c, rendered["hive__" + _cid(c)], extra="true"),
-            "naive Spark join": f"select true as tj_ok, * from ({naive_sql}) as x",
-        }
         tagged = " union all ".join(f"select '{name}' as tj_side, * from ({sql}) as s" for name, sql in sides.items())
         rows, bad_avg = {name: Counter() for name in sides}, []
         for r in spark.sql(tagged).collect():
@@ -703,7 +705,7 @@ def _pad(c, relation, macro_output):
     out = [f"cast({col if col else 'null'} as {typ}) as p{i}" for i, (col, typ) in enumerate(zip(cols, types))]
     avg_ok = "true"
     if macro_output and c["macro"] == "interval_aggregate":
-        avg_ok = "((v_avg is null) = (v_count = 0) and (v_avg is null or abs(v_avg - v_sum / v_count) < 1e-9))"
+        avg_ok = AVERAGE_IS_SUM_OVER_COUNT
     return f"select '{_cid(c)}' as cid, {', '.join(out)}, {avg_ok} as avg_ok from ({relation}) as x"
 
 
