@@ -30,6 +30,7 @@ class Scenario:
     left_files: str = ""
     right_glob: str = ""
     left_rows: int = 0  # what auto's compile-time count finds
+    auto_picks: str = ""  # the strategy whose SQL auto rendered for these tables (auto_pick)
 
     @property
     def keyed(self) -> bool:
@@ -115,6 +116,13 @@ def render_with_dbt(calls: list[dict], scratch: Path | None = None) -> dict[str,
     return dbt_render.render_calls(
         calls, dbt_render.PACKAGE_ONLY, scratch=scratch or Path(tempfile.mkdtemp(prefix="tj_bench_dbt_"))
     )
+
+
+def auto_pick(sqls: dict[str, str], keyed: bool) -> str:
+    """The strategy auto chose while rendering: the one whose SQL is auto's, word for word."""
+    shape = "keyed" if keyed else "nokey"
+    picked = [s for s in OUR_STRATEGIES if s != "auto" and sqls.get(f"{s}:{shape}") == sqls[f"auto:{shape}"]]
+    return picked[0] if len(picked) == 1 else "?"
 
 
 def _sql_builder(sqls: dict[str, str], strategy: str):

@@ -204,8 +204,9 @@ def table(records, scenario, n, run) -> list[str]:
             spark = r["engine"] == "spark"
             warm = sum(1 for run in r.get("runs", []) if run.get("warmup"))
             runs = f"{r.get('timed_runs', '?')} timed" + (f" + {warm} warm-up" if warm else ", no warm-up")
+            name = r["contender"] + (f" (picks {r['picks']})" if r.get("picks") else "")
             out.append(
-                f"| {r['contender']} | ok | {'yes' if r['correct'] else '**NO**'} | {_secs(r['elapsed_s'])} "
+                f"| {name} | ok | {'yes' if r['correct'] else '**NO**'} | {_secs(r['elapsed_s'])} "
                 f"({_secs(r['elapsed_min_s'])}–{_secs(r['elapsed_max_s'])}; {runs}) | {ratio} "
                 f"| {_human(r['peak_execution_memory']) if spark else '–'} "
                 f"| {_human(r['shuffle_write_bytes']) if spark else '–'} "

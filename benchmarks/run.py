@@ -130,6 +130,7 @@ class Bench:
         self.sqls.update(
             C.render_with_dbt(C.render_calls(left_table, right_table, scenario.left_rows), self.render_dir)
         )
+        scenario.auto_picks = C.auto_pick(self.sqls, scenario.keyed)
         # dbt's session connection re-applies the profile's settings (4 shuffle partitions) to this
         # session; every run sets its own, but the report reads the session's value
         self.spark.conf.set("spark.sql.shuffle.partitions", str(self.shuffle_partitions))
@@ -223,6 +224,8 @@ class Bench:
                 "run": self.run_id,
                 "reference": references[contender.join],
             }
+            if contender.name == "ours auto (default)":
+                record["picks"] = scenario.auto_picks
             why_not = contender.applies(scenario)
             if why_not:
                 record.update(status="skipped", why=why_not)

@@ -137,9 +137,9 @@
   Whether the dialect computes an uncorrelated scalar subquery inside a query (a filter's bound, a bucket
   width), so what the joins measure of their inputs is measured when the query runs, not while dbt
   compiles. Hive 2.3 without CBO rejects scalar subqueries outside top-level conjuncts
-  (tools/hive/FINDINGS.md): its flavour joins a one-row aggregate in instead (time-to-live bounds,
-  time ranges), or measures with one query while compiling (an interval join's reach and bin, unless
-  var('temporal_joins_compile_queries') is false).
+  (tools/hive/FINDINGS.md): its flavour joins the aggregate in instead (time-to-live bounds, time
+  ranges, the range joins' reach), and measures an interval join's bin on a bounded sample while
+  compiling.
 -#}
 {% macro _tj_run_time_scalars(dialect) %}
   {{ return(dialect != 'hive') }}
@@ -174,4 +174,20 @@
   {%- endif -%}
   {{ return(' full outer join ' ~ relation ~ ' as ' ~ alias ~ ' on ' ~ conditions | join(' and ') ~ ' where '
             ~ on[0][0] ~ ' is not null or ' ~ on[0][1] ~ ' is null') }}
+{% endmacro %}
+
+{#- `relation` as `alias`, every row of it joined to the one row of `one_row` as `one_alias` (a measured
+    aggregate; `probe`: a column of the relation, `column`: one of the aggregate's). Spark: the one-row join.
+    Hive 2.3 fails to plan that map join inside the bucket copies' LATERAL VIEW (tools/hive/FINDINGS.md §10):
+    a FULL OUTER JOIN on the same never-null zero key (never a map join), whose WHERE drops the aggregate's
+    row when the relation is empty. -#}
+{% macro _tj_from_joined_one_row(relation, alias, one_row, one_alias, probe, column, dialect) %}
+  {%- if dialect != 'hive' -%}
+    {{ return(relation ~ ' as ' ~ alias
+              ~ temporal_joins._tj_join_one_row(one_row, one_alias, alias ~ '.' ~ probe, column)) }}
+  {%- endif -%}
+  {{ return('(select tj__all.*, hash(tj__all.' ~ probe ~ ') * 0 as tj__zero from ' ~ relation ~ ' as tj__all) as '
+            ~ alias ~ ' full outer join (select tj__onerow.*, hash(tj__onerow.' ~ column ~ ') * 0 as tj__zero from '
+            ~ one_row ~ ' as tj__onerow) as ' ~ one_alias ~ ' on ' ~ alias ~ '.tj__zero = ' ~ one_alias
+            ~ '.tj__zero where ' ~ alias ~ '.tj__zero is not null') }}
 {% endmacro %}

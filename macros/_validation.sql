@@ -184,9 +184,9 @@
   `auto` counts the left rows (metadata, or a count(*) that columnar tables answer from file footers) and
   counts rows per key on a sample of about 100,000 of at most its row limit. Everything else the joins
   measure (time-to-live bounds, time ranges, an interval join's reach and bin) is measured when the
-  query runs, but for the Hive flavour's interval join reach and bin (one query each while compiling).
-  false: no query at all; `auto` takes union, and the Hive flavour joins an interval join's reach in
-  per key and needs bin_size.
+  query runs, but for the Hive flavour's interval join bin (from the first _tj_compile_sample_rows()
+  rows of each side). false: no query at all; `auto` takes union, and the Hive flavour's interval
+  join needs bin_size.
 -#}
 {% macro _tj_compile_queries(macro_name) %}
   {%- set allowed = var('temporal_joins_compile_queries', true) -%}
@@ -195,6 +195,10 @@
   {%- endif -%}
   {{ return(allowed and execute) }}
 {% endmacro %}
+
+{#- How many rows a compile-time sample reads at most (auto's rows per key; the Hive flavour's interval
+    bin): the Python rule's STATS_SAMPLE_ROWS (src/temporal_joins/asof/broadcast.py). -#}
+{% macro _tj_compile_sample_rows() %}{{ return(100000) }}{% endmacro %}
 
 {#-
   A one-part name is taken as a CTE of the model. When it is no CTE there but names a model,

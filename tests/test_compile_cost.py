@@ -8,8 +8,8 @@ from Spark's SQL metrics: what the scans read and how many rows the aggregates g
   answer it from their footers);
 - within the limit, the per-key rule groups a random sample of about 100,000 rows (read: the key only);
 - time-to-live pruning, the keyless union's time ranges and an interval join's reach and bin run no
-  query while compiling on Spark (they are measured when the query runs), nor do the first two in
-  the Hive flavour;
+  query while compiling on Spark (they are measured when the query runs); in the Hive flavour only an
+  interval join's bin is measured while compiling, from the first 100,000 rows of each side (a limit);
 - with var temporal_joins_compile_queries false, compiling runs no data query at all.
 """
 
@@ -77,8 +77,7 @@ def _model(schema: str, flavour: str = "") -> str:
     # keyless: time ranges; interval_join without bin_size: its reach and bin
     big = dict(left=f"{schema}.spine_big", right=f"{schema}.events", left_time="t")
     calls.append(("asof_join", {**big, "right_time": "t", "prefix": "r_"}))
-    if not flavour:  # the Hive flavour measures an interval join's reach and bin while compiling (docs/design.md)
-        calls.append(("interval_join", {**big, "right_start": "t", "right_end": "t_end", "by": "k", "prefix": "r_"}))
+    calls.append(("interval_join", {**big, "right_start": "t", "right_end": "t_end", "by": "k", "prefix": "r_"}))
     rendered = []
     for macro, kwargs in calls:
         if flavour:
@@ -123,19 +122,29 @@ def _measure(spark, sql: str) -> dict:
         plan = df._jdf.queryExecution().executedPlan()
     finally:
         spark.conf.unset("spark.sql.adaptive.enabled")
-    scans, grouped = [], 0
+    scans, grouped, scanned = [], 0, 0
     for node in _nodes(plan):
         name = node.nodeName()
         if name.startswith("Scan"):
             scans.append((re.search(r"ReadSchema: (struct<[^>]*>)", node.toString()).group(1), node))
+            if "spine_big" in node.toString():
+                scanned += node.metrics().apply("numOutputRows").value()
         if name == "HashAggregate" and "partial_count" in node.toString():
             grouped = max(grouped, node.metrics().apply("numOutputRows").value())
-    return {"read_schemas": [schema for schema, _ in scans], "grouped": grouped}
+    return {"read_schemas": [schema for schema, _ in scans], "grouped": grouped, "scanned": scanned}
 
 
 @pytest.mark.parametrize("flavour", ["", "hive__"])
 def test_compiling_reads_a_bounded_sample_or_metadata(dbt, spark, spines, flavour):
     queries = _data_queries(_compile(dbt, _model(spines, flavour)))
+    # the Hive flavour's interval join: its bin from the first SAMPLE rows of each side (their reach, then their
+    # spans' lengths), whatever the table's size
+    limited = [q for q in queries if f" limit {SAMPLE})" in q]
+    assert len(limited) == (2 if flavour else 0), limited
+    scanned = [_measure(spark, q)["scanned"] for q in limited]  # rows read of the 5M-row spine
+    assert all(rows <= 4 * 1.1 * SAMPLE for rows in scanned), (scanned, limited)  # about a sample per scan task
+    assert not flavour or max(scanned) > 0, limited  # the reach's sample reads the spine
+    queries = [q for q in queries if q not in limited]
     big = [q for q in queries if "spine_big" in q]
     small = [q for q in queries if "spine_small" in q]
     # every other measurement (pruning bounds, time ranges, reach, bin) happens when the query runs

@@ -37,13 +37,12 @@ REPO = Path(__file__).resolve().parents[1]
 ROOT = Path(os.environ.get("TEMPORAL_JOINS_STATE", REPO / ".spark")) / "matrix"
 WHEELS = ROOT / "wheels"
 
-# The compatibility part, in one place: what every matrix environment runs (less its deselected).
-# The range/interval differential stays in the main suite: beside it on 2 cores it does not fit CI's
-# budget (measured: docs/testing.md, "The Spark matrix"); the integration project builds a model of
-# each of those macros on every line.
+# The compatibility part, in one place: what every matrix environment runs (less its deselected):
+# every macro's differential test, the integration project and every Python engine.
 SELECTION = (
     "tests/test_integration.py",  # the integration project's `dbt build` and its must-fail control
     "tests/test_asof_differential.py",
+    "tests/test_range_differential.py",
     "tests/test_asof_many_differential.py",
     "tests/test_window_differential.py",
     "tests/test_python_engines.py",  # with the session-time-zone matrix of tests/engine_zones.py
@@ -164,10 +163,7 @@ ENVS = {
             "4.0.5",
             "1.11",
             "spark,connect,test",
-            deselected={
-                "tests/test_integration.py": DBT_111_IN_MAIN,
-                "tests/test_asof_differential.py": "time: beside the main suite on 2 cores only the 3.5 line runs it",
-            },
+            deselected={"tests/test_integration.py": DBT_111_IN_MAIN},
             keywords=SPARK_FLAVOURS,
         ),
     )

@@ -241,7 +241,7 @@
   row of its key, so it needs the left side's size. Bounded work while compiling (docs/design.md,
   "What compiling costs"): the left rows from the metastore's statistics, else one count(*) (which
   columnar tables answer from file footers, without reading rows); past the row limit that is all.
-  Within it, rows per key are counted on a random sample of about _asof_stats_sample_rows() rows, as
+  Within it, rows per key are counted on a random sample of about _tj_compile_sample_rows() rows, as
   the Python rule counts them: a left side within the rule always passes (a key's sampled count is at
   most its row count), a hot key fails, a few keys just over the limit may pass (which costs a little
   time, never rows). Without keys, a CTE left side (nothing to query), map columns (cannot be grouped),
@@ -282,16 +282,12 @@
   {{ return('union') }}
 {% endmacro %}
 
-{#- How many left rows auto's per-key rule counts (a random sample when the left side is bigger): the
-    Python rule's STATS_SAMPLE_ROWS (src/temporal_joins/asof/broadcast.py). -#}
-{% macro _asof_stats_sample_rows() %}{{ return(100000) }}{% endmacro %}
-
-{#- auto's per-key query: the most rows of one key among a random sample of about _asof_stats_sample_rows()
+{#- auto's per-key query: the most rows of one key among a random sample of about _tj_compile_sample_rows()
     of the left side's `rows` rows (all of them when fewer); relation_sql and keys are validated. -#}
 {% macro _asof_auto_stats_sql(relation_sql, keys, rows) %}
   {%- set quoted = [] -%}
   {%- for k in keys -%}{%- do quoted.append(temporal_joins._tj_q(k)) -%}{%- endfor -%}
-  {%- set fraction = temporal_joins._asof_stats_sample_rows() / rows -%}
+  {%- set fraction = temporal_joins._tj_compile_sample_rows() / rows -%}
   {{ return('select max(tj__n) as tj__per_key from (select count(*) as tj__n from ' ~ relation_sql
             ~ (' where rand(7) < ' ~ '%.9f' | format(fraction) if fraction < 1 else '')
             ~ ' group by ' ~ quoted | join(', ') ~ ') as tj__key_counts') }}

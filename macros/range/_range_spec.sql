@@ -290,11 +290,11 @@
   without bin_size, the bin. Returns the spec with them resolved:
     clamp {'how': 'scalar', 'stats'}: measured when the query runs (Spark: scalar subqueries, planned once
           and reused, one job before the join);
-          {'how': 'literal', 'stats'}: measured while the model compiles (Hive 2.3, which has no scalar
-          subqueries; one query);
-          {'how': 'join'}: per key, joined in (a CTE input, or the Hive flavour with
-          var('temporal_joins_compile_queries') false).
-    bin   a number (bin_size, or measured while compiling), or {'sql'}: a scalar subquery (Spark).
+          {'how': 'join'}: per key, joined in when the query runs (a CTE input; the Hive flavour, as
+          Hive 2.3 has no scalar subqueries);
+          none: a full range_join in the Hive flavour is not clamped (below).
+    bin   a number (bin_size, or measured on a bounded sample while compiling: the Hive flavour), or
+          {'sql'}: a scalar subquery (Spark).
 -#}
 {% macro _range_measured(spec, dialect) %}
   {%- set spec = dict(spec) -%}
@@ -307,10 +307,21 @@
         {%- do stats.update({name: '(select tj__' ~ name ~ ' from ' ~ reach ~ ')'}) -%}
       {%- endfor -%}
       {%- do spec.update({'clamp': {'how': 'scalar', 'stats': stats}}) -%}
-    {%- elif temporal_joins._tj_compile_queries(spec.macro) -%}
-      {%- do spec.update({'clamp': temporal_joins._range_clamp_literals(spec)}) -%}
     {%- else -%}
-      {%- do spec.update({'clamp': {'how': 'join'}}) -%}
+      {%- if spec.strategy == 'bucketed' and spec.bin is none -%}
+        {#- the bin only sizes the buckets: from the first rows of each side, their spans clamped to the
+            reach of the other side's first rows (both bounded while compiling) -#}
+        {%- do spec.update({'bin': temporal_joins._interval_bin(
+              dict(spec, clamp=temporal_joins._range_clamp_literals(spec)), dialect)}) -%}
+      {%- endif -%}
+      {%- if spec.macro == 'range_join' and spec.join_type == 'full' -%}
+        {#- Hive 2.3's MapReduce fails some full range joins over the joined reach (a NullPointerException
+            in FileSinkOperator.closeOp: tools/hive/FINDINGS.md); a range join's copies are bounded by its
+            window anyway (window / bin + 1 per row), the reach only trims them -#}
+        {%- do spec.update({'clamp': none}) -%}
+      {%- else -%}
+        {%- do spec.update({'clamp': {'how': 'join'}}) -%}
+      {%- endif -%}
     {%- endif -%}
   {%- endif -%}
   {%- if spec.strategy == 'bucketed' and spec.bin is none -%}
@@ -326,25 +337,25 @@
   (approximate percentiles), so that 90% of the intervals span at most two buckets and only the
   longest 1% / 0.1% are copied into more than ~11 / ~101 buckets; 1 unit when there is no span
   of positive length. Spark measures it when the query runs (a scalar subquery, planned once, so
-  both sides' buckets use one bin); the Hive flavour with one query while the model compiles, which
+  both sides' buckets use one bin); the Hive flavour with one query while the model compiles, over
+  the first _tj_compile_sample_rows() rows of each side (a limit: bounded at any table size), which
   needs relations and var('temporal_joins_compile_queries').
 -#}
 {% macro _interval_bin(spec, dialect) %}
   {%- if not execute -%}{{ return(1.0) }}{%- endif -%}
   {%- set lengths = [] -%}
+  {%- set sampled = [] -%}
   {%- set copied = ['r'] if spec.mode == 'point' else ['l', 'r'] -%}
   {%- for side in copied -%}
     {%- set span = temporal_joins._range_copy_span(spec, side, 'epoch', dialect) -%}
-    {%- do lengths.append('select cast(tj__one.tj__hi as double) - cast(tj__one.tj__lo as double) as len from '
-        ~ span.sql
-        ~ ' as tj__one where ' ~ span.valid) -%}
+    {%- set length = 'select cast(tj__one.tj__hi as double) - cast(tj__one.tj__lo as double) as len from '
+        ~ span.sql ~ ' as tj__one where ' ~ span.valid -%}
+    {%- do lengths.append(length) -%}
+    {#- the bin only sizes the buckets (never which rows match): while compiling, the first rows of each side
+        are enough, and a limit stops each task's scan there whatever the table's size -#}
+    {%- do sampled.append('select len from (' ~ length ~ ' limit ' ~ temporal_joins._tj_compile_sample_rows()
+        ~ ') as tj__sample' ~ loop.index0) -%}
   {%- endfor -%}
-  {%- set query -%}
-select greatest(percentile_approx(len, 0.9), percentile_approx(len, 0.99) / 10,
-                {{- ' ' }}percentile_approx(len, 0.999) / 100) as bin
-from ({{ lengths | join(' union all ') }}) as tj__lengths
-where len > 0
-  {%- endset -%}
   {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
     {#- Spark may evaluate the subquery once per side (its optimizer does not always reuse it), and
         percentile_approx's result depends on the order its partial results merge in: the same
@@ -365,6 +376,12 @@ from (select floor(log2(len)) as tj__k, count(*) as tj__h from ({{ lengths | joi
          ~ ' (Hive 2.3 measures the bin with a query while the model compiles)',
          none, 'no bin_size and nothing to measure it with') }}
   {%- endif -%}
+  {%- set query -%}
+select greatest(percentile_approx(len, 0.9), percentile_approx(len, 0.99) / 10,
+                {{- ' ' }}percentile_approx(len, 0.999) / 100) as bin
+from ({{ sampled | join(' union all ') }}) as tj__lengths
+where len > 0
+  {%- endset -%}
   {%- set result = run_query(query) -%}
   {%- set value = result.columns[0].values()[0] if result and result.rows | length > 0 else none -%}
   {%- if value is none or (value | float) <= 0 -%}{{ return(1.0) }}{%- endif -%}
@@ -385,10 +402,19 @@ from (select floor(log2(len)) as tj__k, count(*) as tj__h from ({{ lengths | joi
   {{ return({'how': 'measure'}) }}
 {% endmacro %}
 
-{#- The Hive flavour's clamp: the reach of both sides from one query while the model compiles, as literals. -#}
+{#- What the Hive flavour's bin is measured with: the reach of the first _tj_compile_sample_rows() rows of each side,
+    from one query while the model compiles (a limit: bounded at any table size), as literals. A CTE input or
+    var('temporal_joins_compile_queries') false: nothing to measure with (_interval_bin asks for bin_size). -#}
 {% macro _range_clamp_literals(spec) %}
-  {%- if not execute -%}{{ return({'how': 'literal', 'stats': {}}) }}{%- endif -%}
-  {%- set result = run_query(temporal_joins._range_bounds_sql(spec, ['l', 'r'], 'hive', grouped=false)) -%}
+  {%- if not execute or spec.clamp.how != 'measure' or not temporal_joins._tj_compile_queries(spec.macro) -%}
+    {{ return({'how': 'none'}) }}
+  {%- endif -%}
+  {%- set sampled = dict(spec) -%}
+  {%- for side in ['left', 'right'] -%}
+    {%- do sampled.update({side: '(select * from ' ~ spec[side] ~ ' limit ' ~ temporal_joins._tj_compile_sample_rows()
+          ~ ')'}) -%}
+  {%- endfor -%}
+  {%- set result = run_query(temporal_joins._range_bounds_sql(sampled, ['l', 'r'], 'hive', grouped=false)) -%}
   {%- set stats = {} -%}
   {%- for name in temporal_joins._range_bound_names() -%}
     {%- set v = result.columns[loop.index0].values()[0] if result and result.rows | length > 0 else none -%}

@@ -276,7 +276,8 @@
   {%- endif -%}
   {%- do cols.append(nlo ~ ' as tj__nlo') -%}
   {%- do cols.append(nhi ~ ' as tj__nhi') -%}
-  {%- set source = (temporal_joins._range_bin_source(spec, src) if space == 'bucket' else src) ~ ' as tj__src' -%}
+  {%- set relation = temporal_joins._range_bin_source(spec, src) if space == 'bucket' else src -%}
+  {%- set source = relation ~ ' as tj__src' -%}
   {%- if clamped -%}
     {%- do cols.append(reach.lo ~ ' as tj__clo') -%}
     {%- do cols.append(reach.hi ~ ' as tj__chi') -%}
@@ -293,8 +294,8 @@
         {%- set source = source ~ temporal_joins._tj_join_grouped_keeping_all(reach_sql, 'tj__rng', on, dialect) -%}
       {%- else -%}
         {#- one row: the whole other side's reach (Hive 2.3 refuses a cross join: the one-row join) -#}
-        {%- set source = source ~ temporal_joins._tj_join_one_row(reach_sql, 'tj__rng',
-              'tj__src.' ~ temporal_joins._tj_q(b.end), 'tj__floor') -%}
+        {%- set source = temporal_joins._tj_from_joined_one_row(relation, 'tj__src', reach_sql, 'tj__rng',
+              temporal_joins._tj_q(b.end), 'tj__floor', dialect) -%}
       {%- endif -%}
     {%- endif -%}
     {%- if overlap -%}
