@@ -61,6 +61,9 @@ SIZES = {
         # one id holds 60% / 90% of both sides (benchmarks/generate.py, hot<p>)
         **{f"hot{p}": [1_000_000, 2_000_000] for p in (60, 90)},
     },
+    # the thesis's largest dataset (seed 004): 10M ids, about 0.5 billion feature rows, one label per id;
+    # hours with every contender: run it with --contenders and --timeout (benchmarks/README.md)
+    "largest": {"asc": [10_000_000]},
 }
 
 
@@ -337,6 +340,7 @@ def main(argv=None) -> int:
     p.add_argument("--timeout", type=float, default=900, help="seconds per run before it is cancelled")
     p.add_argument("--shuffle-partitions", type=int, default=200, help="the thesis's setting")
     p.add_argument("--driver-memory", default=os.environ.get("TEMPORAL_JOINS_BENCH_DRIVER_MEMORY", "4g"))
+    p.add_argument("--duckdb-memory", default="4GB", help="DuckDB's memory_limit (the reference and the contender)")
     p.add_argument(
         "--conf",
         action="append",
@@ -403,6 +407,7 @@ def main(argv=None) -> int:
         timeout=args.timeout,
         shuffle_partitions=args.shuffle_partitions,
         profiling=args.profile,
+        duckdb_memory=args.duckdb_memory,
     )
     bench.notes.extend(conf_notes)
     for note in bench.notes:
