@@ -61,6 +61,7 @@ from window_cases import compare as window_compare
 from window_cases import generate as window_generate
 from window_cases import output_names as window_output_names
 
+from tools.dbt_render import public_defaults
 from tools.hive import HiveError
 from tools.hiveql import parse_hive
 
@@ -545,6 +546,28 @@ def test_range_and_interval_joins_on_hive_with_the_reach_joined_in_match_the_nai
     results = run_each(hive_range, {range_cid(c): _range_statement(c, statements[range_cid(c)]) for c in configs})
     failures = _check_range(results, configs, range_data)[0]
     assert not failures, "\n".join(failures[:5])
+
+
+def test_the_hive_flavours_compile_time_bin_queries_run_on_hive(dbt, hive_range, range_data):
+    """interval_join without bin_size: the Hive flavour measures its bin while the model compiles, from the first
+    100,000 rows of each side (their reach, then their clamped spans' lengths). Rendered here on Spark's metadata
+    as the Hive suites render; the very queries dbt ran must also run on Hive 2.3 and give one positive bin."""
+    c = next(c for c in RANGE_ON_HIVE if c["macro"] == "interval_join" and c["mode"] == "overlap" and c["bin"] is None)
+    kwargs = {**public_defaults()["interval_join"], **range_kwargs(c)}
+    model = "{{ temporal_joins.hive__interval_join(" + ", ".join(f"{k}={v!r}" for k, v in kwargs.items()) + ") }}"
+    statements = []
+
+    def collect(event):
+        if event.info.name == "SQLQuery":
+            statements.append(event.data.sql)
+
+    result = dbt.invoke("compile", "--inline", model, "--quiet", callbacks=[collect])
+    assert result.success, dbt.failure_message(result)
+    sampled = [s for s in statements if " limit 100000)" in s]
+    assert len(sampled) == 2, statements  # the sample's reach, then the lengths' percentiles
+    reach, bins = (hive_range.execute(sql).rows for sql in sampled)
+    assert len(reach) == 1 and reach[0][0] is not None, reach
+    assert len(bins) == 1 and float(bins[0][0]) > 0, bins
 
 
 def test_interval_aggregate_on_hive_matches_the_naive_aggregate(spark, hive_range, range_data, rendered):
