@@ -200,6 +200,12 @@
     bin): the Python rule's STATS_SAMPLE_ROWS (src/temporal_joins/asof/broadcast.py). -#}
 {% macro _tj_compile_sample_rows() %}{{ return(100000) }}{% endmacro %}
 
+{#- A query's first _tj_compile_sample_rows() rows, as a subquery: a limit stops each task's scan there, so a
+    compile-time measurement reads a bounded sample whatever the table's size. -#}
+{% macro _tj_first_rows(select_sql) %}
+  {{ return('(' ~ select_sql ~ ' limit ' ~ temporal_joins._tj_compile_sample_rows() ~ ')') }}
+{% endmacro %}
+
 {#-
   A one-part name is taken as a CTE of the model. When it is no CTE there but names a model,
   seed or snapshot of the project, the call almost surely meant ref(): say so now rather than

@@ -344,17 +344,11 @@
 {% macro _interval_bin(spec, dialect) %}
   {%- if not execute -%}{{ return(1.0) }}{%- endif -%}
   {%- set lengths = [] -%}
-  {%- set sampled = [] -%}
   {%- set copied = ['r'] if spec.mode == 'point' else ['l', 'r'] -%}
   {%- for side in copied -%}
     {%- set span = temporal_joins._range_copy_span(spec, side, 'epoch', dialect) -%}
-    {%- set length = 'select cast(tj__one.tj__hi as double) - cast(tj__one.tj__lo as double) as len from '
-        ~ span.sql ~ ' as tj__one where ' ~ span.valid -%}
-    {%- do lengths.append(length) -%}
-    {#- the bin only sizes the buckets (never which rows match): while compiling, the first rows of each side
-        are enough, and a limit stops each task's scan there whatever the table's size -#}
-    {%- do sampled.append('select len from (' ~ length ~ ' limit ' ~ temporal_joins._tj_compile_sample_rows()
-        ~ ') as tj__sample' ~ loop.index0) -%}
+    {%- do lengths.append('select cast(tj__one.tj__hi as double) - cast(tj__one.tj__lo as double) as len from '
+        ~ span.sql ~ ' as tj__one where ' ~ span.valid) -%}
   {%- endfor -%}
   {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
     {#- Spark may evaluate the subquery once per side (its optimizer does not always reuse it), and
@@ -376,6 +370,12 @@ from (select floor(log2(len)) as tj__k, count(*) as tj__h from ({{ lengths | joi
          ~ ' (Hive 2.3 measures the bin with a query while the model compiles)',
          none, 'no bin_size and nothing to measure it with') }}
   {%- endif -%}
+  {#- the bin only sizes the buckets (never which rows match): the first rows of each side are enough -#}
+  {%- set sampled = [] -%}
+  {%- for length in lengths -%}
+    {%- do sampled.append('select len from ' ~ temporal_joins._tj_first_rows(length) ~ ' as tj__sample'
+          ~ loop.index0) -%}
+  {%- endfor -%}
   {%- set query -%}
 select greatest(percentile_approx(len, 0.9), percentile_approx(len, 0.99) / 10,
                 {{- ' ' }}percentile_approx(len, 0.999) / 100) as bin
@@ -406,13 +406,12 @@ where len > 0
     from one query while the model compiles (a limit: bounded at any table size), as literals. A CTE input or
     var('temporal_joins_compile_queries') false: nothing to measure with (_interval_bin asks for bin_size). -#}
 {% macro _range_clamp_literals(spec) %}
-  {%- if not execute or spec.clamp.how != 'measure' or not temporal_joins._tj_compile_queries(spec.macro) -%}
+  {%- if not execute or not temporal_joins._tj_compile_queries(spec.macro) -%}
     {{ return({'how': 'none'}) }}
   {%- endif -%}
   {%- set sampled = dict(spec) -%}
   {%- for side in ['left', 'right'] -%}
-    {%- do sampled.update({side: '(select * from ' ~ spec[side] ~ ' limit ' ~ temporal_joins._tj_compile_sample_rows()
-          ~ ')'}) -%}
+    {%- do sampled.update({side: temporal_joins._tj_first_rows('select * from ' ~ spec[side])}) -%}
   {%- endfor -%}
   {%- set result = run_query(temporal_joins._range_bounds_sql(sampled, ['l', 'r'], 'hive', grouped=false)) -%}
   {%- set stats = {} -%}
