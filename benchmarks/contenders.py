@@ -62,9 +62,6 @@ class Contender:
 OUR_STRATEGIES = ("auto", "union", "exploding", "broadcast")
 
 
-AUTO_MAX_ROWS = 2_000_000  # var temporal_joins_broadcast_max_rows's default
-
-
 def auto_stats_call(call_id: str, relation: str, keys: list[str], rows: int) -> dict:
     """The per-key query `auto` runs while dbt compiles (rendered for the left side's row count)."""
     return {
@@ -76,9 +73,12 @@ def auto_stats_call(call_id: str, relation: str, keys: list[str], rows: int) -> 
 
 def run_auto_compile_queries(spark, relation: str, stats_sql: str, rows: int) -> None:
     """What dbt runs while compiling a model with strategy='auto' (timed with the join, as a user waits
-    for both): the left side's count, then, within the row limit, the per-key count on a sample."""
+    for both): the left side's count, then, within the byte limit (the var's default, the Python rule's
+    constant), the per-key count on a sample."""
+    from temporal_joins.asof.broadcast import BROADCAST_MAX_BYTES, row_bytes
+
     spark.sql(f"select count(*) from {relation}").collect()
-    if rows <= AUTO_MAX_ROWS:
+    if rows * row_bytes(spark.table(relation)) <= BROADCAST_MAX_BYTES:
         spark.sql(stats_sql).collect()
 
 

@@ -32,6 +32,8 @@ STAGE_SUMS = (
     "executorRunTime",
     "inputBytes",
 )
+# the projection of a run on a cluster: per stage, max(its longest task, its task time / cores), summed
+PROJECTED_CORES = (2, 16, 64)
 
 
 def reset_peak_rss(pid: int) -> bool:
@@ -124,11 +126,18 @@ class StageSource:
         out["tasks"] = sum(int(st.get("numCompleteTasks", 0) or 0) for st in stages)
         longest = None
         shuffled = [st for st in stages if int(st.get("shuffleReadBytes", 0) or 0) > 0]
-        for st in shuffled or stages:
+        # what more cores could do at best: each stage takes at least its longest task and its task time / cores
+        floors = dict.fromkeys(PROJECTED_CORES, 0.0)
+        for st in stages:
             task = self.longest_task(st["stageId"], st["attemptId"])
             if task is None or not task.get("taskMetrics"):
                 continue
             run_ms = int(task["taskMetrics"]["executorRunTime"])
+            stage_ms = int(st.get("executorRunTime", 0) or 0)
+            for cores in PROJECTED_CORES:
+                floors[cores] += max(run_ms, stage_ms / cores) / 1000
+            if shuffled and st not in shuffled:
+                continue
             if longest is None or run_ms > longest["task_ms"]:
                 stage_ms = int(st.get("executorRunTime", 0) or 0)
                 longest = {
@@ -140,6 +149,7 @@ class StageSource:
                     "share": (run_ms / stage_ms) if stage_ms else 1.0,
                 }
         out["longest_task"] = longest
+        out["projected_task_s"] = floors
         return out
 
 

@@ -200,6 +200,9 @@ def table(records, scenario, n, run) -> list[str]:
         if r.get("status") == "ok":
             lt = r.get("longest_task")
             lts = f"{lt['task_ms'] / 1000:.1f} s / {lt['stage_task_ms'] / 1000:.1f} s ({_share(lt)})" if lt else "–"
+            floors = r.get("projected_task_s") or {}
+            if floors:
+                lts += "; task-time floor at " + ", ".join(f"{c} cores {floors[c]:.1f} s" for c in floors)
             ratio = f"{r['elapsed_s'] / ours['elapsed_s']:.2f}" if ours else "–"
             spark = r["engine"] == "spark"
             warm = sum(1 for run in r.get("runs", []) if run.get("warmup"))

@@ -288,6 +288,11 @@ def summarise(runs: list[dict]) -> dict:
         "disk_spill_bytes": med("diskBytesSpilled"),
         "peak_rss": med("peak_rss"),
         "longest_task": longest,
+        # medians per core count of the task-time floor (metrics.PROJECTED_CORES)
+        "projected_task_s": {
+            str(c): statistics.median(r["projected_task_s"][c] for r in timed)
+            for c in (timed[0].get("projected_task_s") or {})
+        },
         "timed_runs": len(timed),
     }
 

@@ -26,6 +26,7 @@ from asof_cases import (
     compare,
     covering_cases,
     generate,
+    key_type,
     oracle,
     spark_rows,
     spark_schemas,
@@ -103,18 +104,22 @@ def _run(spark, sql: str, ansi: bool) -> pd.DataFrame:
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("flavour", FLAVOURS)
 def test_matches_oracle(spark, inputs, rendered, flavour, strategy, kind):
+    # one ANSI mode per test: each (strategy, kind) runs with ANSI on in one flavour and off in the
+    # other, and each flavour's strategy with both modes across the kinds
+    ansi = (FLAVOURS.index(flavour) + STRATEGIES.index(strategy) + KINDS.index(kind)) % 2 == 0
+    _check_kind(spark, inputs, kind, lambda case: rendered[f"{flavour}|{strategy}|{case.name}"], ansi)
+
+
+def _check_kind(spark, inputs, kind, sql_of, ansi):
+    """Every config of the kind (sql_of(case): its SQL) equals the oracle, in one query."""
     left, right = inputs[kind]
     cases = [c for c in CASES if c.kind == kind]
     expected = [oracle(case, left, right) for case in cases]
     # every case of the kind in one query (a case column tells their rows apart): the inputs are
     # small, so one query per case would mostly time Spark's planning and scheduling
     batched = " union all ".join(
-        f"select {i} as tj_case, * from ({rendered[f'{flavour}|{strategy}|{case.name}']}) as tj_c{i}"
-        for i, case in enumerate(cases)
+        f"select {i} as tj_case, * from ({sql_of(case)}) as tj_c{i}" for i, case in enumerate(cases)
     )
-    # one ANSI mode per test: each (strategy, kind) runs with ANSI on in one flavour and off in the
-    # other, and each flavour's strategy with both modes across the kinds
-    ansi = (FLAVOURS.index(flavour) + STRATEGIES.index(strategy) + KINDS.index(kind)) % 2 == 0
     failures, compared = [], set()
     everything = _run(spark, batched, ansi)
     for i, case in enumerate(cases):
@@ -131,6 +136,29 @@ def test_matches_oracle(spark, inputs, rendered, flavour, strategy, kind):
     # every key group of every config is one independent case: at least 2,000 per strategy
     # and flavour across the kinds, counted from the rows that came back and were compared
     assert len(compared) >= 2000 // len(KINDS), len(compared)
+
+
+@pytest.fixture(scope="module")
+def rendered_hot(dbt, inputs):
+    """union with every key of at least one sampled row hot (at most 100 per table: the rest stay one
+    window each), its time split into 7 ranges."""
+    calls = [
+        {"id": case.name, "macro": "asof_join", "kwargs": {**case.kwargs(SCHEMA), "strategy": "union"}}
+        for case in CASES
+    ]
+    return dbt.render(calls, dbt_vars={"temporal_joins_hot_key_rows": 1, "temporal_joins_time_ranges": 7})
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_hot_keys_split_into_ranges_of_time_match_oracle(spark, inputs, rendered_hot, kind):
+    """A hot key's rows over ranges of time, each range's left rows taking a carried candidate from the
+    key's earlier (later) ranges: ties, exact matches, nearest and tolerance across range edges, and the
+    keys left whole beside them, equal the oracle under both ANSI modes (alternating by kind)."""
+    sqls = [rendered_hot[case.name] for case in CASES if case.kind == kind]
+    # floating-point keys are never split: -0.0 and 0.0 (NaN and NaN) are one key but may hash apart
+    split = key_type(kind) != "double"
+    assert all(("partition by tj__k0, tj__trange" in sql and "MAPJOIN(tj__carry)" in sql) == split for sql in sqls)
+    _check_kind(spark, inputs, kind, lambda case: rendered_hot[case.name], KINDS.index(kind) % 2 == 0)
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ import pytest
 from plans import executed_plan, planned_subqueries, plans_as_written
 
 from temporal_joins import _spark_version
+from temporal_joins.asof import broadcast
 
 SCHEMA = "tj_plan"
 
@@ -23,6 +24,7 @@ def plan_tables(spark):
         "labels_map",
         "labels_int",
         "labels_bare",
+        "labels_types",
         "features_1",
         "features_20",
     ):  # v1 catalog: no CREATE OR REPLACE ... AS
@@ -40,6 +42,12 @@ def plan_tables(spark):
         "select cast(id as int) as id, cast(id * 10 as int) as ts, 'x' as label from range(100)"
     )
     spark.sql(f"create table {SCHEMA}.labels_bare using parquet as select id, ts from {SCHEMA}.labels")
+    spark.sql(
+        f"create table {SCHEMA}.labels_types using parquet as "  # every kind of column auto's byte estimate sizes
+        "select id, cast(id * 10 as bigint) as ts, cast(id as decimal(38,2)) as big, "
+        "cast(id as decimal(10,2)) as small, cast('x' as binary) as raw, array(id) as arr, "
+        "named_struct('x', id) as st, date '2026-01-01' as day, true as flag, cast(id as int) as n from range(100)"
+    )
     spark.sql(
         f"create table {SCHEMA}.labels_map using parquet as "
         "select id, cast(id * 10 as bigint) as ts, map('k', id) as tags from range(100)"
@@ -145,6 +153,22 @@ def test_auto_picks_union_when_keys_hold_more_left_rows_or_the_left_side_is_larg
     assert _picked(_auto(dbt, f"{SCHEMA}.labels_map")) == "union"  # map columns cannot be grouped
 
 
+def test_auto_limits_the_left_side_by_its_estimated_bytes(spark, dbt, plan_tables):
+    """auto's byte limit: the left rows times their estimated size in the broadcast table, the same size
+    the Python rule estimates; a limit of exactly that many bytes broadcasts, one byte less does not."""
+    # labels: bigint, bigint, string: 16 (the table's entry) + 8 (null bits) + 3 * 8 + 24 (the string's bytes)
+    assert broadcast.row_bytes(spark.table(f"{SCHEMA}.labels")) == 72
+    for table in ("labels", "labels_types"):
+        df = spark.table(f"{SCHEMA}.{table}")
+        size = df.count() * broadcast.row_bytes(df)
+        limit = "temporal_joins_broadcast_max_bytes"
+        assert _picked(_auto(dbt, f"{SCHEMA}.{table}", dbt_vars={limit: size})) == "broadcast", table
+        assert _picked(_auto(dbt, f"{SCHEMA}.{table}", dbt_vars={limit: size - 1})) == "union", table
+    # no row limit by default, and none turns a row limit off
+    assert broadcast.BROADCAST_MAX_ROWS is None
+    assert _picked(_auto(dbt, f"{SCHEMA}.labels", dbt_vars={"temporal_joins_broadcast_max_rows": None})) == "broadcast"
+
+
 def test_broadcast_refuses_map_columns_and_auto_refuses_bad_limits(dbt, plan_tables):
     call = {
         "id": "x",
@@ -166,6 +190,10 @@ def test_broadcast_refuses_map_columns_and_auto_refuses_bad_limits(dbt, plan_tab
     with pytest.raises(RuntimeError) as error:
         _auto(dbt, f"{SCHEMA}.labels", dbt_vars={"temporal_joins_broadcast_max_rows": "lots"})
     for part in ("asof_join", "temporal_joins_broadcast_max_rows", "non-negative whole number", "'lots'"):
+        assert part in str(error.value)
+    with pytest.raises(RuntimeError) as error:
+        _auto(dbt, f"{SCHEMA}.labels", dbt_vars={"temporal_joins_broadcast_max_bytes": -1})
+    for part in ("asof_join", "temporal_joins_broadcast_max_bytes", "non-negative whole number", "-1"):
         assert part in str(error.value)
 
 

@@ -4,8 +4,8 @@ rows (docs/design.md, "What compiling costs").
 Every SQL statement dbt runs during one `dbt compile` is taken from its SQLQuery events; the data queries
 among them (not the metadata lookups dbt makes for column types) are then run again here and measured
 from Spark's SQL metrics: what the scans read and how many rows the aggregates group. Bounds:
-- a left side past auto's row limit costs one count(*), whose scan reads no column (columnar files
-  answer it from their footers);
+- a left side past auto's limit costs one count(*), whose scan reads no column (columnar files
+  answer it from their footers), and then union's hot-key check reads the first 100,000 rows (a limit);
 - within the limit, the per-key rule groups a random sample of about 100,000 rows (read: the key only);
 - time-to-live pruning, the keyless union's time ranges and an interval join's reach and bin run no
   query while compiling on Spark (they are measured when the query runs); in the Hive flavour only an
@@ -23,7 +23,8 @@ import pytest
 from tools.dbt_render import public_defaults
 
 SCHEMA = "tj_compile"
-BIG, SMALL = 5_000_000, 1_500_000  # past and within auto's default row limit (2,000,000)
+BIG, SMALL = 5_000_000, 1_500_000  # past and within auto's byte limit here (48 bytes a row against LIMIT)
+LIMIT = {"temporal_joins_broadcast_max_bytes": 100_000_000}  # the default (512 MiB) holds 11M such rows
 SAMPLE = 100_000
 
 
@@ -136,11 +137,12 @@ def _measure(spark, sql: str) -> dict:
 
 @pytest.mark.parametrize("flavour", ["", "hive__"])
 def test_compiling_reads_a_bounded_sample_or_metadata(dbt, spark, spines, flavour):
-    queries = _data_queries(_compile(dbt, _model(spines, flavour)))
+    queries = _data_queries(_compile(dbt, _model(spines, flavour), LIMIT))
     # the Hive flavour's interval join: its bin from the first SAMPLE rows of each side (their reach, then their
-    # spans' lengths), whatever the table's size
+    # spans' lengths), whatever the table's size; the Spark flavour's keyed union (the big spine's asof_join): its
+    # hot keys from the first SAMPLE left rows
     limited = [q for q in queries if f" limit {SAMPLE})" in q]
-    assert len(limited) == (2 if flavour else 0), limited
+    assert len(limited) == (2 if flavour else 1), limited
     scanned = [_measure(spark, q)["scanned"] for q in limited]  # rows read of the 5M-row spine
     assert all(rows <= 4 * 1.1 * SAMPLE for rows in scanned), (scanned, limited)  # about a sample per scan task
     assert not flavour or max(scanned) > 0, limited  # the reach's sample reads the spine
@@ -174,8 +176,10 @@ def test_table_statistics_past_the_limit_replace_the_count(dbt, spark, spines):
         f"{{{{ temporal_joins.asof_join('{SCHEMA}.spine_stats', '{SCHEMA}.events', left_time='t', right_time='t',"
         " by='k', prefix='r_') }}"
     )
-    # the metastore's 10,000 rows are past a limit of 5,000: union, and no query at all
-    assert _data_queries(_compile(dbt, model, {"temporal_joins_broadcast_max_rows": 5000})) == []
+    # the metastore's 10,000 rows are past a limit of 5,000: union, no count; only union's hot-key check, on the
+    # first SAMPLE rows
+    hot_check = _data_queries(_compile(dbt, model, {"temporal_joins_broadcast_max_rows": 5000}))
+    assert len(hot_check) == 1 and f" limit {SAMPLE})" in hot_check[0], hot_check
     # within the limit statistics are not trusted (they can be stale): the count runs, then the per-key rule
     statements = _data_queries(_compile(dbt, model))
     assert len(statements) == 2 and "count(*)" in statements[0] and "group by" in statements[1], statements

@@ -50,6 +50,7 @@ from temporal_joins.asof import (
     choose_buckets,
     native,
     native_metrics,
+    union,
 )
 from temporal_joins.asof.arrow import _with_range_number, arrow_join
 from temporal_joins.window import window_aggregate
@@ -134,6 +135,32 @@ def test_engine_matches_oracle(spark, frames, kind, engine):
         matched += int(actual["r_rid"].notna().sum())
     assert not failures, "\n".join(failures[:5])
     assert matched > len(cases) * GROUPS // 2  # the comparisons are about real matches, not only nulls
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_union_splits_hot_keys_into_ranges_of_time_and_matches_the_oracle(spark, frames, kind, monkeypatch):
+    """Every sampled key hot (at most 100 of them, the rest whole), 7 ranges: ties, exact matches, nearest and
+    tolerance across range edges equal the oracle; the window runs per (key, range)."""
+    monkeypatch.setattr(union, "HOT_KEY_ROWS", 1)
+    monkeypatch.setattr(union, "HOT_KEY_RANGES", 7)
+    left, right, L, R = frames[kind]
+    cases = [c for c in CASES if c.kind == kind]
+    spark.conf.set("spark.sql.ansi.enabled", "true" if KINDS.index(kind) in (1, 2) else "false")
+    try:
+        joins = [
+            asof_join(L, R, engine="union", **_kwargs(c)).withColumn("__case", F.lit(i)) for i, c in enumerate(cases)
+        ]
+        plan = joins[0]._jdf.queryExecution().optimizedPlan().toString()
+        # floating-point keys are never split: -0.0 and 0.0 (NaN and NaN) are one key but may hash apart
+        split = asof_cases.key_type(kind) != "double"
+        assert ("__tj_trange" in plan and "BROADCAST" in plan.upper()) == split, plan
+        everything = _collect(reduce(DataFrame.unionByName, joins))
+    finally:
+        spark.conf.set("spark.sql.ansi.enabled", "false")
+    failures = []
+    for i, case in enumerate(cases):
+        failures += _mismatches(f"union hot {case.name}", case, _case_rows(everything, i), left, right)
+    assert not failures, "\n".join(failures[:5])
 
 
 def test_oracle_cases_exercise_ties_and_nulls(frames):
@@ -549,6 +576,13 @@ def test_auto_counts_rows_per_key_on_a_sample_of_a_big_spine(spark, monkeypatch)
             monkeypatch.delattr(cls, "toArrow")
     assert [broadcast.spine_fits(df, ["id", "k2"]) for df in spines] == [True, False, False, True]
     monkeypatch.setattr(broadcast, "BROADCAST_MAX_ROWS", 1999)  # the row count is exact
+    assert not broadcast.spine_fits(spine, ["id", "k2"])
+    monkeypatch.setattr(broadcast, "BROADCAST_MAX_ROWS", None)
+    size = 2000 * broadcast.row_bytes(spine)  # bigint, string: 16 + 8 + 2 * 8 + 24
+    assert broadcast.row_bytes(spine) == 64
+    monkeypatch.setattr(broadcast, "BROADCAST_MAX_BYTES", size)  # the byte limit takes the exact count too
+    assert broadcast.spine_fits(spine, ["id", "k2"])
+    monkeypatch.setattr(broadcast, "BROADCAST_MAX_BYTES", size - 1)
     assert not broadcast.spine_fits(spine, ["id", "k2"])
 
 

@@ -23,6 +23,11 @@
   {#- union without keys: ranges of time, so the window is not one partition (_asof_time_ranges.sql) -#}
   {%- set time_ranges = temporal_joins._asof_time_ranges(m, left_info, left_time, base.right_info, entry.right_time)
         if strategy == 'union' and not pairs else none -%}
+  {#- union with keys: a hot key's rows over ranges of time, so one key is not one task (_asof_hot_keys.sql) -#}
+  {%- if strategy == 'union' and pairs -%}
+    {%- set time_ranges = temporal_joins._asof_hot_ranges(m, left_info, left_time, base.right_info,
+                                                          entry.right_time, pairs) -%}
+  {%- endif -%}
 
   {%- set spec = {
       'macro': m,
@@ -236,33 +241,30 @@
 {% endmacro %}
 
 {#-
-  strategy='auto': broadcast when the left side is small and has few rows per key, else union.
+  strategy='auto': broadcast when the left side fits in memory and has few rows per key, else union.
   broadcast never shuffles the right side, but it pairs each right row with every later left
-  row of its key, so it needs the left side's size. Bounded work while compiling (docs/design.md,
-  "What compiling costs"): the left rows from the metastore's statistics, else one count(*) (which
-  columnar tables answer from file footers, without reading rows); past the row limit that is all.
-  Within it, rows per key are counted on a random sample of about _tj_compile_sample_rows() rows, as
-  the Python rule counts them: a left side within the rule always passes (a key's sampled count is at
-  most its row count), a hot key fails, a few keys just over the limit may pass (which costs a little
-  time, never rows). Without keys, a CTE left side (nothing to query), map columns (cannot be grouped),
-  at parse time or with var('temporal_joins_compile_queries') false, auto means union.
+  row of its key on the allowed side, and every task holds the left rows as a hash table. So the
+  limit is on bytes: the left rows times their estimated size in that table (_asof_broadcast_row_bytes)
+  at most var('temporal_joins_broadcast_max_bytes', 512 MiB), and optionally at most
+  var('temporal_joins_broadcast_max_rows') rows (no row limit by default). Bounded work while
+  compiling (docs/design.md, "What compiling costs"): the left rows from the metastore's statistics,
+  else one count(*) (which columnar tables answer from file footers, without reading rows); past
+  the limit that is all. Within it, rows per key are counted on a random sample of about
+  _tj_compile_sample_rows() rows, as the Python rule counts them: a left side within the rule
+  always passes (a key's sampled count is at most its row count), a hot key fails, a few keys just
+  over the limit may pass (which costs a little time, never rows). Without keys, a CTE left side
+  (nothing to query), map columns (cannot be grouped), at parse time or with
+  var('temporal_joins_compile_queries') false, auto means union.
 -#}
 {% macro _asof_auto_strategy(m, left_info, pairs) %}
   {%- if not pairs or left_info.columns is none or not temporal_joins._tj_compile_queries(m) -%}
     {{ return('union') }}
   {%- endif -%}
   {%- if temporal_joins._asof_ungroupable(left_info) -%}{{ return('union') }}{%- endif -%}
-  {%- set limits = {} -%}
-  {%- for name, default in [('temporal_joins_broadcast_max_rows', 2000000),
-                            ('temporal_joins_broadcast_max_rows_per_key', 2)] -%}
-    {%- set value = var(name, default) -%}
-    {%- if value is not number or value is boolean or value < 0 or value != value | int -%}
-      {{ temporal_joins._tj_fail(m, 'var ' ~ name, 'a non-negative whole number', value) }}
-    {%- endif -%}
-    {%- do limits.update({name: value | int}) -%}
-  {%- endfor -%}
+  {%- set limits = temporal_joins._asof_broadcast_limits(m) -%}
+  {%- set row_bytes = temporal_joins._asof_broadcast_row_bytes(left_info.columns) -%}
   {#- table statistics only rule broadcast out: they can be stale (a CTAS records "0 rows") -#}
-  {%- if left_info.rows is number and left_info.rows > limits.temporal_joins_broadcast_max_rows -%}
+  {%- if left_info.rows is number and not temporal_joins._asof_broadcast_fits(limits, left_info.rows, row_bytes) -%}
     {{ return('union') }}
   {%- endif -%}
   {%- if left_info.counted is not defined -%}
@@ -271,7 +273,7 @@
                                           .columns[0].values()[0] or 0}) -%}
   {%- endif -%}
   {%- set rows = left_info.counted | int -%}
-  {%- if rows > limits.temporal_joins_broadcast_max_rows -%}{{ return('union') }}{%- endif -%}
+  {%- if not temporal_joins._asof_broadcast_fits(limits, rows, row_bytes) -%}{{ return('union') }}{%- endif -%}
   {%- if rows == 0 -%}{{ return('broadcast') }}{%- endif -%}
   {%- set keys = [] -%}
   {%- for pair in pairs -%}{%- do keys.append(pair[0]) -%}{%- endfor -%}
@@ -280,6 +282,56 @@
     {{ return('broadcast') }}
   {%- endif -%}
   {{ return('union') }}
+{% endmacro %}
+
+{#- auto's limits, checked: max_bytes (default 512 MiB: a 4 GB driver broadcasts 10M three-column rows, a
+    2 GB one refuses them), max_rows (default none: no row limit) and max_rows_per_key (default 2). -#}
+{% macro _asof_broadcast_limits(m) %}
+  {%- set limits = {} -%}
+  {%- for name, default in [('temporal_joins_broadcast_max_bytes', 536870912),
+                            ('temporal_joins_broadcast_max_rows', none),
+                            ('temporal_joins_broadcast_max_rows_per_key', 2)] -%}
+    {%- set value = var(name, default) -%}
+    {%- if value is none and default is none -%}
+      {%- do limits.update({name: none}) -%}
+    {%- elif value is not number or value is boolean or value < 0 or value != value | int -%}
+      {{ temporal_joins._tj_fail(m, 'var ' ~ name, 'a non-negative whole number'
+                                 ~ (' or none (no limit)' if default is none else ''), value) }}
+    {%- else -%}
+      {%- do limits.update({name: value | int}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(limits) }}
+{% endmacro %}
+
+{#- Whether `rows` left rows of row_bytes each are within auto's byte and row limits. -#}
+{% macro _asof_broadcast_fits(limits, rows, row_bytes) %}
+  {{ return(rows * row_bytes <= limits.temporal_joins_broadcast_max_bytes
+            and (limits.temporal_joins_broadcast_max_rows is none
+                 or rows <= limits.temporal_joins_broadcast_max_rows)) }}
+{% endmacro %}
+
+{#- A left row's estimated size in the broadcast hash table, from its column types (the Python twin:
+    temporal_joins.asof.broadcast.row_bytes): an UnsafeRow (a null bit per column in 8-byte words, 8 bytes per
+    column) plus the variable-length parts at Spark's default sizes (string 20 rounded to 24, binary 104, a
+    decimal past 18 digits 16, nested types 64), plus 16 for the table's entry. -#}
+{% macro _asof_broadcast_row_bytes(columns) %}
+  {%- set n = columns | length -%}
+  {%- set total = [16 + 8 * ((n + 63) // 64) + 8 * n] -%}
+  {%- for c in columns -%}
+    {%- do total.append(temporal_joins._asof_variable_bytes(c.dtype | lower)) -%}
+  {%- endfor -%}
+  {{ return(total | sum) }}
+{% endmacro %}
+
+{% macro _asof_variable_bytes(dtype) %}
+  {%- set decimal = modules.re.match('^decimal\\((\\d+)', dtype) -%}
+  {%- if modules.re.match('^(array|map|struct|variant)\\b', dtype) -%}{{ return(64) }}
+  {%- elif modules.re.match('^(string|varchar|char)\\b', dtype) -%}{{ return(24) }}
+  {%- elif modules.re.match('^binary\\b', dtype) -%}{{ return(104) }}
+  {%- elif decimal and decimal.group(1) | int > 18 -%}{{ return(16) }}
+  {%- endif -%}
+  {{ return(0) }}
 {% endmacro %}
 
 {#- auto's per-key query: the most rows of one key among a random sample of about _tj_compile_sample_rows()

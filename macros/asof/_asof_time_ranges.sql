@@ -49,6 +49,11 @@
 {% macro _asof_time_splits(ranges, dialect) %}
   {%- if ranges is none -%}{{ return(none) }}{%- endif -%}
   {%- if dialect in ranges -%}{{ return(ranges[dialect]) }}{%- endif -%}
+  {#- hot keys (_asof_hot_keys.sql): the lookup, from literal splits; the Spark flavour only -#}
+  {%- if 'hot_check' in ranges -%}
+    {{ return({'count': ranges.count, 'edges': none}
+              if temporal_joins._tj_run_time_scalars(dialect) and temporal_joins._asof_hot_measure(ranges) else none) }}
+  {%- endif -%}
   {%- set splits = {'count': ranges.count, 'edges': none} -%}
   {%- if not temporal_joins._tj_run_time_scalars(dialect) -%}
     {#- no right rows: null ends, every row in the last range -#}
@@ -75,8 +80,11 @@
   {%- set image = temporal_joins._asof_time_image('tj__qsrc.' ~ temporal_joins._tj_q(ranges.right_time),
                                                   ranges.kind) -%}
   {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
-    {%- set query = temporal_joins._asof_time_splits_sql(ranges.right_info.sql, ranges.right_time, ranges.kind,
-                                                         ranges.count) -%}
+    {#- hot keys: the splits measured while compiling, as literals -#}
+    {%- set query = "select named_struct('splits', array(" ~ ranges.edges | join(', ') ~ "), 'lo', " ~ ranges.lo
+          ~ ", 'hi', " ~ ranges.hi ~ ') as tj__stats' if 'hot' in ranges
+          else temporal_joins._asof_time_splits_sql(ranges.right_info.sql, ranges.right_time, ranges.kind,
+                                                    ranges.count) -%}
     {%- set steps = temporal_joins._asof_time_steps() -%}
     {%- set st = 'tj__st.tj__stats.' -%}
     {%- set edge = st ~ 'lo + (' ~ st ~ 'hi - ' ~ st ~ 'lo) * tj__step / ' ~ steps -%}
@@ -186,12 +194,29 @@
                          'fields': fields, 'count': 'tj__n' ~ best[4:]}) -%}
   {%- endfor -%}
   {%- set n_splits = splits.count - 1 -%}
-select tj__trange
+  {#- hot keys (_asof_hot_keys.sql): per (keys, range) of the hot keys' rows; each (key, range) of a left row
+      gets a placeholder row -#}
+  {%- set hot = 'hot' in spec.time_ranges -%}
+  {%- set key_pairs = temporal_joins._asof_key_values(spec.entries[0], 'tj__lsrc', 'tj__rsrc', dialect, false)
+        if hot else [] -%}
+  {%- set keys = [] -%}
+  {%- set right_keys = [] -%}
+  {%- set left_keys = [] -%}
+  {%- for pair in key_pairs -%}
+    {%- do keys.append('tj__k' ~ loop.index0) -%}
+    {%- do left_keys.append(pair[0]) -%}
+    {%- do right_keys.append(pair[1]) -%}
+  {%- endfor -%}
+  {%- set by_keys = keys | join(', ') ~ ', ' if keys else '' -%}
+  {%- set left_time = temporal_joins._tj_time_value('tj__lsrc.' ~ temporal_joins._tj_q(spec.left_time),
+                                                   temporal_joins._asof_left_nan(spec.entries), dialect) -%}
+select {{ by_keys }}tj__trange
   {%- for s in sides %},
   {{ temporal_joins._tj_last_ignore_nulls(temporal_joins._tj_pack_flat(s.fields, names, s.count ~ ' > 0') if flat
      else temporal_joins._asof_repack(s.best, names), dialect)
-  }} over (order by tj__trange {{ 'asc' if s.direction == 'backward' else 'desc'
-  }} rows between unbounded preceding and 1 preceding) as {{ s.carry }}
+  }} over ({{ 'partition by ' ~ keys | join(', ') ~ ' ' if keys }}order by tj__trange {{
+     'asc' if s.direction == 'backward' else 'desc' }} rows between unbounded preceding and 1 preceding)
+  as {{ s.carry }}
   {%- endfor %}
 from (
 {%- if flat %}
@@ -201,7 +226,7 @@ from (
   {%- endfor %}
  from (
 {%- endif %}
-  select tj__trange
+  select {{ by_keys }}tj__trange
     {%- for s in sides %},
     {%- set extreme = temporal_joins._tj_arg_extreme(s.pick.agg, s.rank.order, values, names, dialect,
                                                      s.rank.candidate) %}
@@ -213,6 +238,9 @@ from (
     {%- endfor %}
   from (
     select
+      {%- for k in right_keys %}
+      {{ k }} as tj__k{{ loop.index0 }},
+      {%- endfor %}
       {{ temporal_joins._asof_time_range(rt, spec.kind, splits) }} as tj__trange,
       {%- for s in sides %}{% for c in s.rank.columns %}
       {{ c[0] }} as {{ c[1] }},
@@ -223,7 +251,26 @@ from (
     {%- set probe = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) %}
     from {{ spec.right }} as tj__rsrc{{ temporal_joins._asof_time_splits_join(spec.time_ranges, dialect, probe) }}
     where {{ rt }} is not null
+    {%- if hot %}
+      {%- for k in right_keys %} and {{ k }} is not null{% endfor %}
+      and {{ temporal_joins._asof_hot_hash(right_keys) }} in ({{ spec.time_ranges.hot | join(', ') }})
+    {%- endif %}
     union all
+    {%- if hot %}
+    select
+      {%- for k in left_keys %}
+      {{ k }} as tj__k{{ loop.index0 }},
+      {%- endfor %}
+      {{ temporal_joins._asof_time_range(left_time, spec.kind, splits) }} as tj__trange,
+      {%- for s in sides %}{% for c in s.rank.columns %}
+      null as {{ c[1] }},
+      {%- endfor %}{% endfor %}
+      {%- for v in values %}
+      null as {{ v }}{{ ',' if not loop.last }}
+      {%- endfor %}
+    from {{ spec.left }} as tj__lsrc{{ temporal_joins._asof_time_splits_join(spec.time_ranges, dialect, left_time) }}
+    where {{ temporal_joins._asof_hot_hash(left_keys) }} in ({{ spec.time_ranges.hot | join(', ') }})
+    {%- else %}
     {#- one placeholder per range id 0..n_splits: no order, so it never wins #}
     select
       tj__range_pos as tj__trange,
@@ -235,8 +282,9 @@ from (
       {%- endfor %}
     from (select 1 as tj__one) as tj__one
     lateral view posexplode({{ temporal_joins._tj_hive_blanks(n_splits) }}) tj__ranges as tj__range_pos, tj__blank
+    {%- endif %}
   ) as tj__edge_rows
-  group by tj__trange
+  group by {{ by_keys }}tj__trange
 {%- if flat %}
  ) as tj__best_rows
 {%- endif %}

@@ -75,8 +75,8 @@ where {{ matched | join(' and ') }}
   {%- endfor -%}
   {%- set splits = temporal_joins._asof_time_splits(p.time_ranges, dialect) -%}
   {%- set ranged = splits is not none -%}
-  {#- without keys, the time ranges (when there are any) partition the window -#}
-  {%- set partition = keys if keys else (['tj__trange'] if ranged else []) -%}
+  {#- the time ranges (when there are any: without keys, or a hot key's) partition the window too -#}
+  {%- set partition = keys + (['tj__trange'] if ranged else []) -%}
   {#- flat (Hive, tools/hive/FINDINGS.md): only primitive columns cross the UNION ALL and enter the
       window, the left row as tj__l__<n>, entry i's right row as tj__r<i>__<j>; each right row's
       struct is built inside the window's argument -#}
@@ -224,17 +224,27 @@ where {{ right_filter | join(' and ') }}
     range id, so unsorted rows of a large range would be compared whole). -#}
 {% macro _asof_union_ranged(p, u) %}
   {%- if not u.ranged -%}{{ return(temporal_joins._asof_union_events(p, u)) }}{%- endif -%}
+  {%- if u['keys'] -%}
+    {%- set key_exprs = [] -%}
+    {%- for k in u['keys'] -%}{%- do key_exprs.append('tj__u.' ~ k) -%}{%- endfor -%}
+select tj__u.*, {{ temporal_joins._asof_hot_range(key_exprs, 'tj__u.tj__t', p.time_ranges, u.splits) }} as tj__trange
+from (
+{{ temporal_joins._asof_union_events(p, u) | indent(2, true) }}
+) as tj__u{{ temporal_joins._asof_time_splits_join(p.time_ranges, u.dialect, 'tj__u.tj__t') }}
+  {%- else -%}
 select tj__u.*, {{ temporal_joins._asof_time_range('tj__u.tj__t', p.kind, u.splits) }} as tj__trange
 from (
 {{ temporal_joins._asof_union_events(p, u) | indent(2, true) }}
 ) as tj__u{{ temporal_joins._asof_time_splits_join(p.time_ranges, u.dialect, 'tj__u.tj__t') }}
 sort by tj__t {{ 'desc' if p.direction == 'forward' else 'asc' }}
+  {%- endif %}
 {%- endmacro %}
 
 {#- windowed: every event with each entry's running candidates (the last right row of the entry
     before it in each time order). -#}
 {% macro _asof_union_windowed(p, u) %}
 select {% for e in u.payload if e != 'tj__t' %}{{ e }}, {% endfor %}tj__side, tj__t{{ ', tj__trange' if u.ranged }}
+  {%- if u.ranged %}{% for k in u['keys'] if k not in u.payload %}, {{ k }}{% endfor %}{% endif %}
   {%- for e in p.entries %}
     {%- set i = loop.index0 %}
     {%- for direction, name in temporal_joins._asof_union_candidates(e, i) %},
@@ -246,8 +256,9 @@ from (
 ) as tj__events
 {%- endmacro %}
 
-{#- carried: without keys, a candidate missing inside a range comes from the nearest earlier (backward)
-    or later (forward) range; MAPJOIN: one row per range id (Spark reads it as BROADCAST). K = 1. -#}
+{#- carried: a candidate missing inside a range comes from the nearest earlier (backward) or later
+    (forward) range of its key (without keys: of all rows); MAPJOIN: one row per (hot key, range id) (Spark
+    reads it as BROADCAST). K = 1. -#}
 {% macro _asof_union_carried(p, u) %}
   {%- if not u.ranged -%}{{ return(temporal_joins._asof_union_windowed(p, u)) }}{%- endif -%}
 select /*+ MAPJOIN(tj__carry) */ {% for e in u.payload
@@ -261,6 +272,7 @@ from (
 left join (
 {{ temporal_joins._asof_range_carries_sql(p, u.splits, u.dialect) | indent(2, true) }}
 ) as tj__carry on tj__w.tj__trange = tj__carry.tj__trange
+{%- for k in u['keys'] %} and tj__w.{{ k }} = tj__carry.{{ k }}{% endfor %}
 {%- endmacro %}
 
 {#- matched: the left rows, each with each entry's match: the candidate of its direction (nearest:

@@ -21,7 +21,13 @@ from pyspark.sql import DataFrame
 
 from temporal_joins import _spark_version
 from temporal_joins.asof.arrow import BUCKET_BYTES, MAX_BUCKETS, arrow_join, choose_buckets
-from temporal_joins.asof.broadcast import BROADCAST_MAX_ROWS, BROADCAST_MAX_ROWS_PER_KEY, broadcast_fits, broadcast_join
+from temporal_joins.asof.broadcast import (
+    BROADCAST_MAX_BYTES,
+    BROADCAST_MAX_ROWS,
+    BROADCAST_MAX_ROWS_PER_KEY,
+    broadcast_fits,
+    broadcast_join,
+)
 from temporal_joins.asof.many import asof_join_many
 from temporal_joins.asof.native import (
     CARTESIAN_NODES,
@@ -45,6 +51,7 @@ __all__ = [
     "MetricsUnavailable",
     "native_metrics",
     "native_plan",
+    "BROADCAST_MAX_BYTES",
     "BROADCAST_MAX_ROWS",
     "BROADCAST_MAX_ROWS_PER_KEY",
     "BUCKET_BYTES",
@@ -120,11 +127,12 @@ def asof_join(
         SortMergeAsOfJoin, keyed joins, Spark >= 4.3), ``arrow`` (vectorized merge per
         bucket; without keys over ranges of time), ``union`` (the macro's union strategy:
         one shuffle, one sort and one window per time order; keyed joins); ``auto`` picks
-        broadcast when ``left_df`` has at most BROADCAST_MAX_ROWS rows and
-        BROADCAST_MAX_ROWS_PER_KEY rows per key (counted on a sample of about
-        STATS_SAMPLE_ROWS rows for bigger spines: two cheap jobs), else union for keyed
-        joins, else arrow. Every engine but ``native`` runs on Spark 3.5 and later (``arrow``
-        merges through cogroup().applyInArrow from Spark 4.0, through mapInArrow before);
+        broadcast when ``left_df``'s rows times their estimated size are at most
+        BROADCAST_MAX_BYTES (512 MiB) and it has at most BROADCAST_MAX_ROWS_PER_KEY rows
+        per key (counted on a sample of about STATS_SAMPLE_ROWS rows for bigger spines:
+        two cheap jobs), else union for keyed joins, else arrow. Every engine but
+        ``native`` runs on Spark 3.5 and later (``arrow`` merges through
+        cogroup().applyInArrow from Spark 4.0, through mapInArrow before);
         ``native`` on an older Spark raises NativeAsOfUnavailable at the call, before any job.
         The Python API needs Spark >= 3.5 (on Spark 3.4 the SQL macro runs).
 

@@ -17,8 +17,9 @@ from temporal_joins import _validation as v
 from temporal_joins.asof._exprs import internal_name, time_units, within_tolerance
 from temporal_joins.asof.spec import MACRO, AsofSpec
 
-# auto's rule: the same defaults as the macro's vars temporal_joins_broadcast_max_rows(_per_key)
-BROADCAST_MAX_ROWS = 2_000_000
+# auto's rule: the same defaults as the macro's vars temporal_joins_broadcast_max_bytes, _max_rows, _max_rows_per_key
+BROADCAST_MAX_BYTES = 512 * 1024 * 1024  # a 4 GB driver broadcasts 10M three-column rows; a 2 GB one refuses them
+BROADCAST_MAX_ROWS: int | None = None  # no row limit: the bytes decide
 BROADCAST_MAX_ROWS_PER_KEY = 2
 STATS_SAMPLE_ROWS = 100_000  # rows per key are counted on a sample of about this many left rows
 STATS_SAMPLE_SEED = 7
@@ -31,14 +32,35 @@ def ungroupable_columns(df: DataFrame) -> list[str]:
     ]
 
 
+def row_bytes(df: DataFrame) -> int:
+    """A left row's estimated size in the broadcast hash table (the macro's _asof_broadcast_row_bytes): an
+    UnsafeRow (a null bit per column in 8-byte words, 8 bytes per column) plus the variable-length parts at
+    Spark's default sizes (string 20 rounded to 24, binary 104, a decimal past 18 digits 16, nested types 64),
+    plus 16 for the table's entry."""
+    n = len(df.schema.fields)
+    return 16 + 8 * ((n + 63) // 64) + 8 * n + sum(_variable_bytes(f.dataType.simpleString()) for f in df.schema.fields)
+
+
+def _variable_bytes(dtype: str) -> int:
+    decimal = re.match(r"decimal\((\d+)", dtype)
+    if re.match(r"(array|map|struct|variant)\b", dtype):
+        return 64
+    if re.match(r"(string|varchar|char)\b", dtype):
+        return 24
+    if re.match(r"binary\b", dtype):
+        return 104
+    return 16 if decimal and int(decimal.group(1)) > 18 else 0
+
+
 def broadcast_fits(left_df: DataFrame, s: AsofSpec) -> bool:
     """auto's rule (the macro's _asof_auto_strategy): keyed, groupable, small, few rows per key."""
     return spine_fits(left_df, [left for left, _ in s.by])
 
 
 def spine_fits(left_df: DataFrame, keys: list[str]) -> bool:
-    """Keys given, no ungroupable left column, at most BROADCAST_MAX_ROWS rows (counted exactly) and at
-    most BROADCAST_MAX_ROWS_PER_KEY rows per key, counted on a random sample of about STATS_SAMPLE_ROWS
+    """Keys given, no ungroupable left column, at most BROADCAST_MAX_BYTES of rows (counted exactly, times
+    their estimated size, row_bytes), at most BROADCAST_MAX_ROWS rows when set, and at most
+    BROADCAST_MAX_ROWS_PER_KEY rows per key, counted on a random sample of about STATS_SAMPLE_ROWS
     rows when the left side is bigger.
 
     Why a sample: a group-by over every key of a 1M-row spine takes about 1 s, as long as a tenth of the
@@ -49,7 +71,9 @@ def spine_fits(left_df: DataFrame, keys: list[str]) -> bool:
     if not keys or ungroupable_columns(left_df):
         return False
     rows = left_df.count()
-    if rows > BROADCAST_MAX_ROWS:
+    if rows * row_bytes(left_df) > BROADCAST_MAX_BYTES or (
+        BROADCAST_MAX_ROWS is not None and rows > BROADCAST_MAX_ROWS
+    ):
         return False
     fraction = min(1.0, STATS_SAMPLE_ROWS / max(rows, 1))
     # one long per row, whatever the key types; null keys hash alike, as group-by groups them

@@ -13,12 +13,90 @@ tolerance is checked on its matched row.
 
 from __future__ import annotations
 
+import bisect
+
 from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from temporal_joins.asof._exprs import internal_name, time_units, within_tolerance
 from temporal_joins.asof.spec import AsofSpec
+
+# A hot key (the macro's _asof_hot_keys.sql and its vars' defaults): one with at least HOT_KEY_ROWS rows among the
+# first HOT_SAMPLE_ROWS left rows; its rows are split into up to HOT_KEY_RANGES ranges of time.
+HOT_KEY_ROWS = 1000
+HOT_KEY_RANGES = 64
+HOT_SAMPLE_ROWS = 100_000
+HOT_KEYS_MAX = 100
+_LOOKUP_STEPS = 4096  # the lookup travels as one SQL array literal
+# key types whose equal values hash alike on both sides (no floating point, no collation)
+_HASHABLE_KEYS = (
+    T.ByteType,
+    T.ShortType,
+    T.IntegerType,
+    T.LongType,
+    T.DateType,
+    T.TimestampType,
+    T.BooleanType,
+    T.DecimalType,
+    getattr(T, "TimestampNTZType", T.TimestampType),
+)
+
+
+def _hot_split(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> dict | None:
+    """The hot keys of one keyed join and the ranges their rows split into, or None: {'hashes': the hot keys'
+    hash() values, 'lo', 'hi', 'lookup': per step of the span [lo, hi] of the sampled hot times, its range,
+    'count': the number of ranges}. Measured on the first HOT_SAMPLE_ROWS left rows (two small jobs); any
+    answer gives the same rows, it only balances the work (see the macro's _asof_hot_keys.sql)."""
+    if HOT_KEY_ROWS <= 0 or HOT_KEY_RANGES < 2:
+        return None
+    for lk, rk in s.by:
+        lt, rt = left_df.schema[lk].dataType, right_df.schema[rk].dataType
+        same_string = isinstance(lt, T.StringType) and lt == T.StringType() and rt == T.StringType()
+        if lt != rt or not (same_string or isinstance(lt, _HASHABLE_KEYS)):
+            return None
+    sample = left_df.limit(HOT_SAMPLE_ROWS).select(
+        F.hash(*[F.col(f"`{lk}`") for lk, _ in s.by]).alias("h"),
+        time_units(F.col(f"`{s.left_time}`"), s.kind, s.left_type, s.right_type).cast("double").alias("x"),
+    )
+    hot = [
+        r[0]
+        for r in sample.groupBy("h")
+        .count()
+        .where(F.col("count") >= HOT_KEY_ROWS)
+        .orderBy(F.col("count").desc(), "h")
+        .limit(HOT_KEYS_MAX)
+        .collect()
+    ]
+    if not hot:
+        return None
+    fractions = [i / HOT_KEY_RANGES for i in range(1, HOT_KEY_RANGES)]
+    stats = (
+        sample.where(F.col("h").isin(hot) & F.col("x").isNotNull() & ~F.isnan("x"))
+        .agg(F.percentile_approx("x", fractions, 1000), F.min("x"), F.max("x"))
+        .first()
+    )
+    if stats is None or stats[1] is None:
+        return None
+    edges = sorted(set(stats[0]))
+    lo, hi = float(stats[1]), float(stats[2])
+    # per step of [lo, hi], how many splits lie at or below its lower edge: its range
+    lookup = [bisect.bisect_right(edges, lo + (hi - lo) * step / _LOOKUP_STEPS) for step in range(_LOOKUP_STEPS)]
+    return {"hashes": hot, "lo": lo, "hi": hi, "lookup": lookup, "count": len(edges) + 1}
+
+
+def _range_of(hashed: Column, time: Column, split: dict) -> Column:
+    """A row's range id: -1 unless its key is hot, else a monotone function of its time (equal times share a
+    range; null and NaN land in the last one)."""
+    x = time.cast("double")
+    lo, hi = F.lit(split["lo"]), F.lit(split["hi"])
+    step = F.least(F.lit(_LOOKUP_STEPS - 1), F.floor((x - lo) / (hi - lo) * _LOOKUP_STEPS).cast("int"))
+    ranged = (
+        F.when(x < lo, 0)
+        .when(x < hi, F.element_at(F.expr(f"array({', '.join(map(str, split['lookup']))})"), step + 1))
+        .otherwise(split["count"] - 1)
+    )
+    return F.when(hashed.isin(split["hashes"]), ranged).otherwise(-1)
 
 
 def _aligned_by(s: AsofSpec) -> list[tuple[str, str]]:
@@ -110,17 +188,27 @@ def union_join(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], jo
     for part in parts[1:]:
         events = events.union(part)  # by position, with SQL's type coercion (as the macro's UNION ALL)
 
+    # one right side: a hot key's rows over ranges of time, each its own window partition
+    split = _hot_split(left_df, entries[0][0], s0) if len(entries) == 1 else None
+    trange = internal_name(names, "__tj_trange")
+    partition = [*keys]
+    if split is not None:
+        events = events.withColumn(trange, _range_of(F.hash(*keys), F.col(t), split))
+        partition.append(trange)
+
     windowed = events
     for direction, candidates, time_order in (("backward", back, F.col(t).asc()), ("forward", fwd, F.col(t).desc())):
         served = [i for i, s in enumerate(specs) if s.direction in (direction, "nearest")]
         if not served:
             continue
         order = [time_order, F.col(side).asc()] + [F.col(name).asc() for i in served for name, _ in owned[i]]
-        w = Window.partitionBy(*keys).orderBy(*order).rowsBetween(Window.unboundedPreceding, Window.currentRow)
+        w = Window.partitionBy(*partition).orderBy(*order).rowsBetween(Window.unboundedPreceding, Window.currentRow)
         for i in served:
             windowed = windowed.withColumn(candidates[i], F.last(structs[i], ignorenulls=True).over(w))
 
     lefts = windowed.where(F.col(side) == left_side)
+    if split is not None:
+        lefts = _carry_across_ranges(lefts, entries[0][0], left_df, s0, split, keys, trange, back[0], fwd[0], owned[0])
     for i, s in enumerate(specs):
         lt = time_units(F.col(row)[s.left_time], s.kind, s.left_type, s.right_type)
         time_out = next(out for src, out in s.right_columns if src.lower() == s.right_time.lower())
@@ -149,3 +237,53 @@ def union_join(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], jo
         *[F.col(row)[c].alias(c) for c in left_columns],
         *[F.col(m)[out].alias(out) for m, s in zip(matches, specs) for _, out in s.right_columns],
     )
+
+
+def _carry_across_ranges(lefts, right_df, left_df, s: AsofSpec, split, keys, trange, back, fwd, owned):
+    """A hot key's left row whose range holds no candidate takes the best right row of its key's earlier
+    ranges (backward: the latest time, then the greatest tie-breakers) or later ones (forward: the earliest
+    time, then the greatest tie-breakers): one aggregate of the hot keys' right rows per (keys, range), a
+    window over each key's ranges, a broadcast join back (the macro's _asof_range_carries_sql)."""
+    rt = time_units(F.col(f"`{s.right_time}`"), s.kind, s.right_type, s.left_type)
+    lt = time_units(F.col(f"`{s.left_time}`"), s.kind, s.left_type, s.right_type)
+    row = F.struct(*[F.col(f"`{src}`").alias(out) for src, out in s.right_columns])
+    ties = [F.col(f"`{c}`") for _, c in owned]
+    keep = rt.isNotNull()
+    for _, rk in s.by:
+        keep = keep & F.col(f"`{rk}`").isNotNull()
+    right_hashed = F.hash(*[F.col(f"`{rk}`") for _, rk in s.by])
+    rights = right_df.where(keep & right_hashed.isin(split["hashes"])).select(
+        *[F.col(f"`{rk}`").alias(k) for (_, rk), k in zip(s.by, keys)],
+        _range_of(right_hashed, rt, split).alias(trange),
+        row.alias("r"),
+        F.struct(rt.alias("t"), *ties).alias("late"),
+        F.struct((-rt).alias("t"), *ties).alias("early"),
+    )
+    left_hashed = F.hash(*[F.col(f"`{lk}`") for lk, _ in s.by])
+    placeholders = left_df.where(left_hashed.isin(split["hashes"])).select(
+        *[F.col(f"`{lk}`").alias(k) for (lk, _), k in zip(s.by, keys)],
+        _range_of(left_hashed, lt, split).alias(trange),
+        F.lit(None).cast(rights.schema["r"].dataType).alias("r"),
+        F.lit(None).cast(rights.schema["late"].dataType).alias("late"),
+        F.lit(None).cast(rights.schema["early"].dataType).alias("early"),
+    )
+    per_range = (
+        rights.unionByName(placeholders)
+        .groupBy(*keys, trange)
+        .agg(F.max_by("r", "late").alias("last"), F.max_by("r", "early").alias("first"))
+    )
+    earlier = Window.partitionBy(*keys).orderBy(F.col(trange).asc()).rowsBetween(Window.unboundedPreceding, -1)
+    later = Window.partitionBy(*keys).orderBy(F.col(trange).desc()).rowsBetween(Window.unboundedPreceding, -1)
+    carries = per_range.select(
+        *[F.col(k).alias(f"{k}_c") for k in keys],
+        F.col(trange).alias(f"{trange}_c"),
+        F.last("last", ignorenulls=True).over(earlier).alias("carry_back"),
+        F.last("first", ignorenulls=True).over(later).alias("carry_fwd"),
+    )
+    on = [F.col(trange) == F.col(f"{trange}_c")] + [F.col(k) == F.col(f"{k}_c") for k in keys]
+    joined = lefts.join(F.broadcast(carries), on, "left")
+    if s.direction != "forward":
+        joined = joined.withColumn(back, F.coalesce(F.col(back), F.col("carry_back")))
+    if s.direction != "backward":
+        joined = joined.withColumn(fwd, F.coalesce(F.col(fwd), F.col("carry_fwd")))
+    return joined.drop(*[f"{k}_c" for k in keys], f"{trange}_c", "carry_back", "carry_fwd")

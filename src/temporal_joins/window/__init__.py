@@ -12,8 +12,9 @@ each, over the validated arguments of spec.py and the shared pieces of plan.py:
 - ``broadcast``: the distinct left rows are broadcast, the right rows stream past them, and
   one hash aggregate per left row takes Spark's own aggregates over each window's pairs
   (broadcast.py).
-- ``auto``: broadcast when ``left_df`` has at most BROADCAST_MAX_ROWS rows and
-  BROADCAST_MAX_ROWS_PER_KEY rows per key (asof_join's rule and its sampled check), else union.
+- ``auto``: broadcast when ``left_df``'s rows times their estimated size are at most
+  BROADCAST_MAX_BYTES and it has at most BROADCAST_MAX_ROWS_PER_KEY rows per key (asof_join's
+  rule and its sampled check), else union.
 
 Either strategy's grouped rows become the output columns in output.py.
 """
@@ -23,7 +24,12 @@ from __future__ import annotations
 from pyspark.sql import DataFrame
 
 from temporal_joins import _spark_version
-from temporal_joins.asof.broadcast import BROADCAST_MAX_ROWS, BROADCAST_MAX_ROWS_PER_KEY, spine_fits
+from temporal_joins.asof.broadcast import (
+    BROADCAST_MAX_BYTES,
+    BROADCAST_MAX_ROWS,
+    BROADCAST_MAX_ROWS_PER_KEY,
+    spine_fits,
+)
 from temporal_joins.window.broadcast import _broadcast_grouped
 from temporal_joins.window.output import _finish
 from temporal_joins.window.plan import _Plan
@@ -45,6 +51,7 @@ __all__ = [
     "WindowSpec",
     "build_spec",
     "STRATEGIES",
+    "BROADCAST_MAX_BYTES",
     "BROADCAST_MAX_ROWS",
     "BROADCAST_MAX_ROWS_PER_KEY",
     "AGGREGATES",
@@ -108,9 +115,10 @@ def window_aggregate(
         ``union``: running sums over one union of both sides (one shuffle, one sort, for any
         number of windows; min/max from a bucketed band join); ``broadcast``: the distinct
         left rows are broadcast and every aggregate is taken over the pairs; ``auto``:
-        broadcast when ``left_df`` has at most BROADCAST_MAX_ROWS rows and
-        BROADCAST_MAX_ROWS_PER_KEY rows per key (asof_join's rule), else union. Every strategy
-        runs on Spark 3.5 and later, the Python API's minimum (on Spark 3.4 the SQL macro runs).
+        broadcast when ``left_df``'s rows times their estimated size are at most
+        BROADCAST_MAX_BYTES and it has at most BROADCAST_MAX_ROWS_PER_KEY rows per key
+        (asof_join's rule), else union. Every strategy runs on Spark 3.5 and later, the
+        Python API's minimum (on Spark 3.4 the SQL macro runs).
 
     Returns
     -------
