@@ -111,11 +111,23 @@ def render_calls(left: str = LEFT_VIEW, right: str = RIGHT_VIEW, left_rows: int 
     return calls
 
 
-def render_with_dbt(calls: list[dict], scratch: Path | None = None) -> dict[str, str]:
+def render_with_dbt(calls: list[dict], scratch: Path | None = None, dbt_vars: dict | None = None) -> dict[str, str]:
     """Render macro calls through dbt in-process: {id: sql}."""
     return dbt_render.render_calls(
-        calls, dbt_render.PACKAGE_ONLY, scratch=scratch or Path(tempfile.mkdtemp(prefix="tj_bench_dbt_"))
+        calls,
+        dbt_render.PACKAGE_ONLY,
+        dbt_vars=dbt_vars,
+        scratch=scratch or Path(tempfile.mkdtemp(prefix="tj_bench_dbt_")),
     )
+
+
+def split_keys_calls(calls: list[dict]) -> list[dict]:
+    """The keyed union call again as `union_split:keyed`, to render with every key of at least 100,000
+    estimated left rows split into ranges of time (the default splits from 10M): the split, side by side."""
+    return [{**c, "id": "union_split:keyed"} for c in calls if c["id"] == "union:keyed"]
+
+
+SPLIT_KEYS_VARS = {"temporal_joins_hot_key_rows": 100_000}
 
 
 def auto_pick(sqls: dict[str, str], keyed: bool) -> str:
@@ -157,6 +169,17 @@ def ours(sqls: dict[str, str]) -> list[Contender]:
                 keyed_only=strategy == "broadcast",
             )
         )
+    out.append(
+        Contender(
+            "ours union (hot keys split)",
+            "ours",
+            "spark",
+            "left",
+            lambda spark, scenario: spark.sql(sqls["union_split:keyed"]),
+            note="asof_join union with var temporal_joins_hot_key_rows 100000: a key of 100,000 left rows is split",
+            keyed_only=True,
+        )
+    )
     return out
 
 

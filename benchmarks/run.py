@@ -130,9 +130,10 @@ class Bench:
         self.spark.table(right_table).createOrReplaceTempView(C.RIGHT_VIEW)
         scenario.left_rows = self.spark.table(left_table).count()
         # our SQL, rendered for these tables (auto's choice depends on the data)
-        self.sqls.update(
-            C.render_with_dbt(C.render_calls(left_table, right_table, scenario.left_rows), self.render_dir)
-        )
+        calls = C.render_calls(left_table, right_table, scenario.left_rows)
+        self.sqls.update(C.render_with_dbt(calls, self.render_dir))
+        if scenario.keyed:
+            self.sqls.update(C.render_with_dbt(C.split_keys_calls(calls), self.render_dir, C.SPLIT_KEYS_VARS))
         scenario.auto_picks = C.auto_pick(self.sqls, scenario.keyed)
         # dbt's session connection re-applies the profile's settings (4 shuffle partitions) to this
         # session; every run sets its own, but the report reads the session's value

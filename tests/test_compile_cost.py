@@ -5,7 +5,8 @@ Every SQL statement dbt runs during one `dbt compile` is taken from its SQLQuery
 among them (not the metadata lookups dbt makes for column types) are then run again here and measured
 from Spark's SQL metrics: what the scans read and how many rows the aggregates group. Bounds:
 - a left side past auto's limit costs one count(*), whose scan reads no column (columnar files
-  answer it from their footers), and then union's hot-key check reads the first 100,000 rows (a limit);
+  answer it from their footers); union's hot-key check reads the first 100,000 rows (a limit) only when
+  a key could hold 10M of its rows;
 - within the limit, the per-key rule groups a random sample of about 100,000 rows (read: the key only);
 - time-to-live pruning, the keyless union's time ranges and an interval join's reach and bin run no
   query while compiling on Spark (they are measured when the query runs); in the Hive flavour only an
@@ -139,10 +140,10 @@ def _measure(spark, sql: str) -> dict:
 def test_compiling_reads_a_bounded_sample_or_metadata(dbt, spark, spines, flavour):
     queries = _data_queries(_compile(dbt, _model(spines, flavour), LIMIT))
     # the Hive flavour's interval join: its bin from the first SAMPLE rows of each side (their reach, then their
-    # spans' lengths), whatever the table's size; the Spark flavour's keyed union (the big spine's asof_join): its
-    # hot keys from the first SAMPLE left rows
+    # spans' lengths), whatever the table's size (the Spark flavour's keyed union, the big spine's asof_join, looks
+    # for hot keys only in a left side where a key could hold 10M rows)
     limited = [q for q in queries if f" limit {SAMPLE})" in q]
-    assert len(limited) == (2 if flavour else 1), limited
+    assert len(limited) == (2 if flavour else 0), limited
     scanned = [_measure(spark, q)["scanned"] for q in limited]  # rows read of the 5M-row spine
     assert all(rows <= 4 * 1.1 * SAMPLE for rows in scanned), (scanned, limited)  # about a sample per scan task
     assert not flavour or max(scanned) > 0, limited  # the reach's sample reads the spine
@@ -176,10 +177,9 @@ def test_table_statistics_past_the_limit_replace_the_count(dbt, spark, spines):
         f"{{{{ temporal_joins.asof_join('{SCHEMA}.spine_stats', '{SCHEMA}.events', left_time='t', right_time='t',"
         " by='k', prefix='r_') }}"
     )
-    # the metastore's 10,000 rows are past a limit of 5,000: union, no count; only union's hot-key check, on the
-    # first SAMPLE rows
-    hot_check = _data_queries(_compile(dbt, model, {"temporal_joins_broadcast_max_rows": 5000}))
-    assert len(hot_check) == 1 and f" limit {SAMPLE})" in hot_check[0], hot_check
+    # the metastore's 10,000 rows are past a limit of 5,000: union, and no query at all (nor for hot keys: the
+    # statistics say no key can hold 10M rows)
+    assert _data_queries(_compile(dbt, model, {"temporal_joins_broadcast_max_rows": 5000})) == []
     # within the limit statistics are not trusted (they can be stale): the count runs, then the per-key rule
     statements = _data_queries(_compile(dbt, model))
     assert len(statements) == 2 and "count(*)" in statements[0] and "group by" in statements[1], statements

@@ -80,11 +80,10 @@
   {%- set image = temporal_joins._asof_time_image('tj__qsrc.' ~ temporal_joins._tj_q(ranges.right_time),
                                                   ranges.kind) -%}
   {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
-    {#- hot keys: the splits measured while compiling, as literals -#}
-    {%- set query = "select named_struct('splits', array(" ~ ranges.edges | join(', ') ~ "), 'lo', " ~ ranges.lo
-          ~ ", 'hi', " ~ ranges.hi ~ ') as tj__stats' if 'hot' in ranges
-          else temporal_joins._asof_time_splits_sql(ranges.right_info.sql, ranges.right_time, ranges.kind,
-                                                    ranges.count) -%}
+    {#- hot keys: the quantiles of their right rows' times only -#}
+    {%- set query = temporal_joins._asof_time_splits_sql(
+          temporal_joins._asof_hot_right_sql(ranges) if 'hot_check' in ranges else ranges.right_info.sql,
+          ranges.right_time, ranges.kind, ranges.count) -%}
     {%- set steps = temporal_joins._asof_time_steps() -%}
     {%- set st = 'tj__st.tj__stats.' -%}
     {%- set edge = st ~ 'lo + (' ~ st ~ 'hi - ' ~ st ~ 'lo) * tj__step / ' ~ steps -%}
@@ -196,7 +195,7 @@
   {%- set n_splits = splits.count - 1 -%}
   {#- hot keys (_asof_hot_keys.sql): per (keys, range) of the hot keys' rows; each (key, range) of a left row
       gets a placeholder row -#}
-  {%- set hot = 'hot' in spec.time_ranges -%}
+  {%- set hot = 'hot_check' in spec.time_ranges -%}
   {%- set key_pairs = temporal_joins._asof_key_values(spec.entries[0], 'tj__lsrc', 'tj__rsrc', dialect, false)
         if hot else [] -%}
   {%- set keys = [] -%}

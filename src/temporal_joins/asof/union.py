@@ -22,9 +22,9 @@ from pyspark.sql import types as T
 from temporal_joins.asof._exprs import internal_name, time_units, within_tolerance
 from temporal_joins.asof.spec import AsofSpec
 
-# A hot key (the macro's _asof_hot_keys.sql and its vars' defaults): one with at least HOT_KEY_ROWS rows among the
-# first HOT_SAMPLE_ROWS left rows; its rows are split into up to HOT_KEY_RANGES ranges of time.
-HOT_KEY_ROWS = 1000
+# A hot key (the macro's _asof_hot_keys.sql and its var's default): one whose share of the first HOT_SAMPLE_ROWS
+# left rows, scaled to all of them, reaches HOT_KEY_ROWS left rows; its rows split into HOT_KEY_RANGES ranges of time.
+HOT_KEY_ROWS = 10_000_000
 HOT_KEY_RANGES = 64
 HOT_SAMPLE_ROWS = 100_000
 HOT_KEYS_MAX = 100
@@ -45,34 +45,40 @@ _HASHABLE_KEYS = (
 
 def _hot_split(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> dict | None:
     """The hot keys of one keyed join and the ranges their rows split into, or None: {'hashes': the hot keys'
-    hash() values, 'lo', 'hi', 'lookup': per step of the span [lo, hi] of the sampled hot times, its range,
-    'count': the number of ranges}. Measured on the first HOT_SAMPLE_ROWS left rows (two small jobs); any
-    answer gives the same rows, it only balances the work (see the macro's _asof_hot_keys.sql)."""
+    hash() values, 'lo', 'hi': the hot keys' least and greatest right time, 'lookup': per step of [lo, hi],
+    its range, 'count': the number of ranges}. A count of the left rows, then (when some key could be hot)
+    its first HOT_SAMPLE_ROWS rows grouped by key, then (when one is) the quantiles of the hot keys' right
+    times. Any answer gives the same rows; it only balances the work (the macro's _asof_hot_keys.sql)."""
     if HOT_KEY_ROWS <= 0 or HOT_KEY_RANGES < 2:
         return None
     for lk, rk in s.by:
         lt, rt = left_df.schema[lk].dataType, right_df.schema[rk].dataType
-        same_string = isinstance(lt, T.StringType) and lt == T.StringType() and rt == T.StringType()
-        if lt != rt or not (same_string or isinstance(lt, _HASHABLE_KEYS)):
+        plain_string = lt == T.StringType() and rt == T.StringType()
+        if lt != rt or not (plain_string or isinstance(lt, _HASHABLE_KEYS)):
             return None
-    sample = left_df.limit(HOT_SAMPLE_ROWS).select(
-        F.hash(*[F.col(f"`{lk}`") for lk, _ in s.by]).alias("h"),
-        time_units(F.col(f"`{s.left_time}`"), s.kind, s.left_type, s.right_type).cast("double").alias("x"),
-    )
+    rows = left_df.count()
+    sampled = min(rows, HOT_SAMPLE_ROWS)
+    least = -(-HOT_KEY_ROWS * sampled // rows) if rows else 0  # a sampled count that scales to HOT_KEY_ROWS
+    if not rows or least > sampled:
+        return None
     hot = [
         r[0]
-        for r in sample.groupBy("h")
+        for r in left_df.limit(HOT_SAMPLE_ROWS)
+        .groupBy(F.hash(*[F.col(f"`{lk}`") for lk, _ in s.by]).alias("h"))
         .count()
-        .where(F.col("count") >= HOT_KEY_ROWS)
+        .where(F.col("count") >= max(least, 1))
         .orderBy(F.col("count").desc(), "h")
         .limit(HOT_KEYS_MAX)
         .collect()
     ]
     if not hot:
         return None
+    x = time_units(F.col(f"`{s.right_time}`"), s.kind, s.right_type, s.left_type).cast("double")
     fractions = [i / HOT_KEY_RANGES for i in range(1, HOT_KEY_RANGES)]
     stats = (
-        sample.where(F.col("h").isin(hot) & F.col("x").isNotNull() & ~F.isnan("x"))
+        right_df.where(F.hash(*[F.col(f"`{rk}`") for _, rk in s.by]).isin(hot))
+        .select(x.alias("x"))
+        .where(F.col("x").isNotNull() & ~F.isnan("x"))
         .agg(F.percentile_approx("x", fractions, 1000), F.min("x"), F.max("x"))
         .first()
     )
