@@ -158,6 +158,8 @@ def test_hot_keys_split_into_ranges_of_time_match_oracle(spark, inputs, rendered
     # floating-point keys are never split: -0.0 and 0.0 (NaN and NaN) are one key but may hash apart
     split = key_type(kind) != "double"
     assert all(("partition by tj__k0, tj__trange" in sql and "MAPJOIN(tj__carry)" in sql) == split for sql in sqls)
+    if not split:
+        return  # the same SQL as test_matches_oracle's union, which runs it
     _check_kind(spark, inputs, kind, lambda case: rendered_hot[case.name], KINDS.index(kind) % 2 == 0)
 
 

@@ -56,6 +56,8 @@ def _hot_split(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> dict | N
         plain_string = lt == T.StringType() and rt == T.StringType()
         if lt != rt or not (plain_string or isinstance(lt, _HASHABLE_KEYS)):
             return None
+    if not _may_hold(left_df, HOT_KEY_ROWS):
+        return None
     rows = left_df.count()
     sampled = min(rows, HOT_SAMPLE_ROWS)
     least = -(-HOT_KEY_ROWS * sampled // rows) if rows else 0  # a sampled count that scales to HOT_KEY_ROWS
@@ -89,6 +91,15 @@ def _hot_split(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> dict | N
     # per step of [lo, hi], how many splits lie at or below its lower edge: its range
     lookup = [bisect.bisect_right(edges, lo + (hi - lo) * step / _LOOKUP_STEPS) for step in range(_LOOKUP_STEPS)]
     return {"hashes": hot, "lo": lo, "hi": hi, "lookup": lookup, "count": len(edges) + 1}
+
+
+def _may_hold(df: DataFrame, rows: int) -> bool:
+    """False when the plan's size estimate (no job) is under a byte per row: too small to hold `rows` rows of one
+    key, so the count and the sample are skipped. True when the estimate cannot be read (Spark Connect)."""
+    try:
+        return int(str(df._jdf.queryExecution().optimizedPlan().stats().sizeInBytes())) >= rows
+    except Exception:  # no JVM handle (Spark Connect) or no estimate: count
+        return True
 
 
 def _range_of(hashed: Column, time: Column, split: dict) -> Column:
