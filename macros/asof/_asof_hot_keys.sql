@@ -102,9 +102,14 @@
   {{ return('hash(' ~ key_exprs | join(', ') ~ ')') }}
 {% endmacro %}
 
+{#- Whether a row's key (its key expressions) is one of the measured hot keys. -#}
+{% macro _asof_is_hot(key_exprs, ranges) %}
+  {{ return(temporal_joins._asof_hot_hash(key_exprs) ~ ' in (' ~ ranges.hot | join(', ') ~ ')') }}
+{% endmacro %}
+
 {#- A keyed event's range id: its range when its key is hot, else -1 (keys: the key expressions, time: its time). -#}
 {% macro _asof_hot_range(key_exprs, time, ranges, splits) %}
-  {{ return('case when ' ~ temporal_joins._asof_hot_hash(key_exprs) ~ ' in (' ~ ranges.hot | join(', ') ~ ') then '
+  {{ return('case when ' ~ temporal_joins._asof_is_hot(key_exprs, ranges) ~ ' then '
             ~ temporal_joins._asof_time_range(time, ranges.kind, splits) ~ ' else -1 end') }}
 {% endmacro %}
 
@@ -115,5 +120,5 @@
     {%- do quoted.append('tj__hr.' ~ temporal_joins._tj_q(k)) -%}
   {%- endfor -%}
   {{ return('(select tj__hr.* from ' ~ ranges.right_info.sql ~ ' as tj__hr where '
-            ~ temporal_joins._asof_hot_hash(quoted) ~ ' in (' ~ ranges.hot | join(', ') ~ '))') }}
+            ~ temporal_joins._asof_is_hot(quoted, ranges) ~ ')') }}
 {% endmacro %}

@@ -193,6 +193,11 @@
                          'fields': fields, 'count': 'tj__n' ~ best[4:]}) -%}
   {%- endfor -%}
   {%- set n_splits = splits.count - 1 -%}
+  {#- a placeholder row's columns: no order and no values, so it never wins -#}
+  {%- set placeholder_columns = [] -%}
+  {%- for s in sides %}{% for c in s.rank.columns %}{% do placeholder_columns.append('null as ' ~ c[1]) %}{% endfor %}
+  {%- endfor -%}
+  {%- for v in values %}{% do placeholder_columns.append('null as ' ~ v) %}{% endfor -%}
   {#- hot keys (_asof_hot_keys.sql): per (keys, range) of the hot keys' rows; each (key, range) of a left row
       gets a placeholder row -#}
   {%- set hot = 'hot_check' in spec.time_ranges -%}
@@ -252,7 +257,7 @@ from (
     where {{ rt }} is not null
     {%- if hot %}
       {%- for k in right_keys %} and {{ k }} is not null{% endfor %}
-      and {{ temporal_joins._asof_hot_hash(right_keys) }} in ({{ spec.time_ranges.hot | join(', ') }})
+      and {{ temporal_joins._asof_is_hot(right_keys, spec.time_ranges) }}
     {%- endif %}
     union all
     {%- if hot %}
@@ -261,24 +266,14 @@ from (
       {{ k }} as tj__k{{ loop.index0 }},
       {%- endfor %}
       {{ temporal_joins._asof_time_range(left_time, spec.kind, splits) }} as tj__trange,
-      {%- for s in sides %}{% for c in s.rank.columns %}
-      null as {{ c[1] }},
-      {%- endfor %}{% endfor %}
-      {%- for v in values %}
-      null as {{ v }}{{ ',' if not loop.last }}
-      {%- endfor %}
+      {{ placeholder_columns | join(',\n      ') }}
     from {{ spec.left }} as tj__lsrc{{ temporal_joins._asof_time_splits_join(spec.time_ranges, dialect, left_time) }}
-    where {{ temporal_joins._asof_hot_hash(left_keys) }} in ({{ spec.time_ranges.hot | join(', ') }})
+    where {{ temporal_joins._asof_is_hot(left_keys, spec.time_ranges) }}
     {%- else %}
     {#- one placeholder per range id 0..n_splits: no order, so it never wins #}
     select
       tj__range_pos as tj__trange,
-      {%- for s in sides %}{% for c in s.rank.columns %}
-      null as {{ c[1] }},
-      {%- endfor %}{% endfor %}
-      {%- for v in values %}
-      null as {{ v }}{{ ',' if not loop.last }}
-      {%- endfor %}
+      {{ placeholder_columns | join(',\n      ') }}
     from (select 1 as tj__one) as tj__one
     lateral view posexplode({{ temporal_joins._tj_hive_blanks(n_splits) }}) tj__ranges as tj__range_pos, tj__blank
     {%- endif %}
