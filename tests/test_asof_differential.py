@@ -57,6 +57,8 @@ KEYLESS = [
     for kind, direction in itertools.product(KINDS, ("backward", "forward", "nearest"))
 ]
 KEYLESS_RANGES = 7
+# the union's columns form (a running last per right column and a null mask) for the suite's five right columns
+COLUMNS_FORM = {"temporal_joins_union_columns_max": 8}
 
 
 @pytest.fixture(scope="module")
@@ -146,7 +148,12 @@ def rendered_hot(dbt, inputs):
         {"id": case.name, "macro": "asof_join", "kwargs": {**case.kwargs(SCHEMA), "strategy": "union"}}
         for case in CASES
     ]
-    return dbt.render(calls, dbt_vars={"temporal_joins_hot_key_rows": 1, "temporal_joins_time_ranges": 7})
+    # the columns form at the suite's five right columns (by default it runs for two): a running last per column
+    # and the null mask, across hot keys' range edges and in the keys kept whole
+    return dbt.render(
+        calls,
+        dbt_vars={"temporal_joins_hot_key_rows": 1, "temporal_joins_time_ranges": 7, **COLUMNS_FORM},
+    )
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -174,7 +181,7 @@ def rendered_keyless(dbt, inputs):
         for flavour in FLAVOURS
         for case in KEYLESS
     ]
-    return dbt.render(calls, dbt_vars={"temporal_joins_time_ranges": KEYLESS_RANGES})
+    return dbt.render(calls, dbt_vars={"temporal_joins_time_ranges": KEYLESS_RANGES, **COLUMNS_FORM})
 
 
 @pytest.mark.parametrize("flavour", FLAVOURS)

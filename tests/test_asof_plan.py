@@ -1,5 +1,5 @@
 """Physical plans. union: one shuffle and one window on the keyed path, whatever the number
-of right columns (the right row travels as one struct). broadcast: the right side is never
+of right columns (up to 2, each its own running last; wider, one struct). broadcast: the right side is never
 shuffled or sorted (one broadcast hash join, one hash aggregate). And what `auto` picks."""
 
 from __future__ import annotations
@@ -98,8 +98,10 @@ def test_union_plan_has_one_exchange_and_one_window(plans, width, direction):
     assert exchanges == ["hashpartitioning"], plan
     assert len(windows) == 1, plan
     assert len(re.findall(r"\bSort \[", plan)) == 1, plan
-    # one struct carries the right row, so the window computes one aggregate at any width
-    assert sql.count("ignore nulls over") == 1
+    # up to 2 right columns (width 1: the time and v1), one running last per column and one of the null mask, no
+    # struct; wider, one struct carries the right row, so the window computes one aggregate at any width
+    assert sql.count("ignore nulls over") == (3 if width == 1 else 1)
+    assert ("tj__rn0" in sql) == (width == 1) and ("named_struct" in sql) == (width == 20)
     if width == 20:
         assert "`v20`" in sql
 
@@ -200,7 +202,9 @@ def test_broadcast_refuses_map_columns_and_auto_refuses_bad_limits(dbt, plan_tab
 def test_union_packs_only_left_columns_the_events_do_not_already_carry(spark, dbt, plan_tables):
     """The key and time travel as tj__k0 / tj__t; when their types equal the right side's
     (no union coercion) they are left out of the packed left row, which narrows every left
-    row through the sort. With other types they stay packed, and the output keeps them."""
+    row through the sort. With other types they stay packed, and the output keeps them. A
+    single column left to carry travels as itself (tj__l__0): a struct would cost every left
+    row its header."""
     calls = [
         {
             "id": f"{strategy}|{left}",
@@ -219,7 +223,7 @@ def test_union_packs_only_left_columns_the_events_do_not_already_carry(spark, db
         for left in ("labels", "labels_int", "labels_bare")
     ]
     rendered = dbt.render(calls)
-    assert "named_struct('label', tj__lsrc.`label`) as tj__l" in rendered["union|labels"]
+    assert "tj__lsrc.`label` as tj__l__0" in rendered["union|labels"] and "tj__l," not in rendered["union|labels"]
     assert "tj__k0 as `id`" in rendered["union|labels"] and "tj__t as `ts`" in rendered["union|labels"]
     assert (
         "named_struct('id', tj__lsrc.`id`, 'ts', tj__lsrc.`ts`, 'label', tj__lsrc.`label`)"

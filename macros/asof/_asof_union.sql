@@ -1,10 +1,14 @@
 {#-
   The union strategy: one UNION ALL of the left rows and the rows of K right sides (entries:
   asof_join's right, K = 1, or the entries of one asof_join_many pass, which share the left
-  keys), one shuffle by the keys, one sort, one window. Each right row is packed into a
-  single struct per entry (tj__r<i>), so the window takes the last non-null *struct* per
-  entry: the matched row stays whole (a null inside it is never filled from an older row) and
-  the cost does not grow with the number of right columns.
+  keys), one shuffle by the keys, one sort, one window. A matched row stays whole: a null in it is never
+  filled from an older row. Two forms keep it so (_asof_union_plan):
+    columns (Spark, entries of at most var temporal_joins_union_columns_max columns, 2 by default): each
+      right column has a running last of its own, and a null mask per row (a bit per column that may be
+      null) restores the matched row's nulls. Nothing is packed, so the window copies no struct per row
+      (on left20 at 1M, 69M rows: about 5% less CPU than one struct; benchmarks/README.md, "Parity with tempo").
+    struct (Hive, and wider entries): each right row packed into one struct per entry (tj__r<i>), so the
+      window takes the last non-null *struct*; the cost does not grow with the number of right columns.
 
   Order inside a key: time, then side, then the tie-breakers (each entry's order_by)
   ascending. Exactness per entry comes from the side at equal times: rows of entries that
@@ -38,10 +42,21 @@
   {%- for e in p.entries -%}
     {%- set i = loop.index0 -%}
     {%- for rc in e.right_columns -%}
-      {%- do outputs.append('tj__m' ~ i ~ '.' ~ temporal_joins._tj_q(rc.output)
-                        ~ ' as ' ~ temporal_joins._tj_q(rc.output)) -%}
+      {%- if u.columns -%}
+        {%- set j = loop.index0 -%}
+        {%- set picked = [] -%}
+        {%- for direction, name in temporal_joins._asof_union_candidates(e, i) -%}
+          {%- do picked.append(' when ' ~ (1 if direction == 'backward' else 2) ~ ' then '
+                               ~ temporal_joins._asof_union_column_value(u.entry_columns[i], name, j)) -%}
+        {%- endfor -%}
+        {%- do outputs.append('case tj__pick' ~ i ~ picked | join('') ~ ' end as '
+                              ~ temporal_joins._tj_q(rc.output)) -%}
+      {%- else -%}
+        {%- do outputs.append('tj__m' ~ i ~ '.' ~ temporal_joins._tj_q(rc.output)
+                          ~ ' as ' ~ temporal_joins._tj_q(rc.output)) -%}
+      {%- endif -%}
     {%- endfor -%}
-    {%- do matched.append('tj__m' ~ i ~ ' is not null') -%}
+    {%- do matched.append(('tj__pick' if u.columns else 'tj__m') ~ i ~ ' is not null') -%}
   {%- endfor -%}
 select
   {{ outputs | join(',\n  ') }}
@@ -81,12 +96,27 @@ where {{ matched | join(' and ') }}
       window, the left row as tj__l__<n>, entry i's right row as tj__r<i>__<j>; each right row's
       struct is built inside the window's argument -#}
   {%- set flat = p.get('flat', false) -%}
+  {#- columns (Spark): entry i's right columns cross the union as tj__r<i>__<j> too, each with a running last of
+      its own, and a null mask (tj__rn<i>: a bit per column that may be null) says which of the matched row's
+      columns were null: the window copies no struct per row (_asof_union_columns). Wider entries keep one
+      struct each: one copy beats many aggregates there. -#}
+  {%- set widest = p.entries | map(attribute='right_columns') | map('length') | max -%}
+  {%- set columns = not flat and widest <= temporal_joins._asof_union_column_limit(p.macro) -%}
+  {#- the left row flat as tj__l__<n> (Hive; on Spark when at most one of its columns is not carried anyway: a
+      struct costs every left row its header, flat columns cost every right row a null each) -#}
+  {%- set uncarried = [] -%}
+  {%- for c in p.left_columns or [] if (c | lower) not in p.left_carried -%}{%- do uncarried.append(c) -%}{%- endfor -%}
+  {%- set left_is_flat = flat or (p.left_columns is not none and uncarried | length <= 1) -%}
   {%- set left_flat = {} -%}
   {%- set right_values = [] -%}
+  {%- set entry_columns = [] -%}
+  {%- if left_is_flat -%}
+    {%- for c in uncarried -%}{%- do left_flat.update({c | lower: 'tj__l__' ~ loop.index0}) -%}{%- endfor -%}
+    {%- set left_packed = none -%}
+  {%- else -%}
+    {%- set left_packed = temporal_joins._tj_pack_left('tj__lsrc', p.left_columns, p.left_carried) -%}
+  {%- endif -%}
   {%- if flat -%}
-    {%- for c in p.left_columns or [] if (c | lower) not in p.left_carried -%}
-      {%- do left_flat.update({c | lower: 'tj__l__' ~ loop.index0}) -%}
-    {%- endfor -%}
     {%- for e in p.entries -%}
       {%- set i = loop.index0 -%}
       {%- set fields = [] -%}
@@ -98,10 +128,11 @@ where {{ matched | join(' and ') }}
       {%- do right_values.append('case when ' ~ time_flat[0] ~ ' is not null then named_struct('
                                  ~ fields | join(', ') ~ ') end') -%}
     {%- endfor -%}
-    {%- set left_packed = none -%}
+  {%- elif columns -%}
+    {%- for e in p.entries -%}{%- do entry_columns.append(temporal_joins._asof_union_columns(e, loop.index0)) -%}
+    {%- endfor -%}
   {%- else -%}
     {%- for e in p.entries -%}{%- do right_values.append('tj__r' ~ loop.index0) -%}{%- endfor -%}
-    {%- set left_packed = temporal_joins._tj_pack_left('tj__lsrc', p.left_columns, p.left_carried) -%}
   {%- endif -%}
   {#- what each left row carries past the window: its carried event columns and its packed struct
       (flat: its columns) -#}
@@ -132,7 +163,56 @@ where {{ matched | join(' and ') }}
              'tie_breakers': tie_breakers, 'owned': owned, 'ranged': ranged, 'splits': splits,
              'left_packed': left_packed,
              'payload': payload, 'windows': windows, 'flat': flat, 'left_flat': left_flat,
-             'right_values': right_values, 'unpack': unpack}) }}
+             'right_values': right_values, 'unpack': unpack, 'columns': columns,
+             'entry_columns': entry_columns}) }}
+{% endmacro %}
+
+{#- var('temporal_joins_union_columns_max', 2), checked: how many right columns an entry may have for the columns
+    form (_asof_union_plan); wider entries travel as one struct each. Measured on left20 at 1M (benchmarks/README.md,
+    "Parity with tempo"): 2 columns ran about 5% faster as columns, 4 about as fast either way, 8 about 19% slower. At
+    most 30: the mask's bits fit an int. -#}
+{% macro _asof_union_column_limit(m) %}
+  {%- set limit = var('temporal_joins_union_columns_max', 2) -%}
+  {%- if limit is not number or limit is boolean or limit < 0 or limit > 30 or limit != limit | int -%}
+    {{ temporal_joins._tj_fail(m, 'var temporal_joins_union_columns_max',
+         'a whole number from 0 (always one struct per right row) to 30', limit) }}
+  {%- endif -%}
+  {{ return(limit | int) }}
+{% endmacro %}
+
+{#- Entry i's columns form: {'values': its right columns' union names tj__r<i>__<j>, 'time': the one that holds
+    its time (never null on its rows: the union keeps only rows with a time and keys, so it also says a candidate
+    exists), 'bits': per column its bit in the mask or none (the time and the key columns cannot be null),
+    'mask': tj__rn<i> or none, 'mask_sql': the mask of a tj__rsrc row}. -#}
+{% macro _asof_union_columns(e, i) %}
+  {%- set never_null = [e.right_time | lower] -%}
+  {%- for pair in e.by -%}{%- do never_null.append(pair[1] | lower) -%}{%- endfor -%}
+  {%- set values = [] -%}
+  {%- set bits = [] -%}
+  {%- set terms = [] -%}
+  {%- set time = [] -%}
+  {%- for rc in e.right_columns -%}
+    {%- do values.append('tj__r' ~ i ~ '__' ~ loop.index0) -%}
+    {%- if rc.output == e.time_output -%}{%- do time.append(values[-1]) -%}{%- endif -%}
+    {%- if rc.source | lower in never_null -%}
+      {%- do bits.append(none) -%}
+    {%- else -%}
+      {%- set bit = 2 ** (terms | length) -%}
+      {%- do bits.append(bit) -%}
+      {%- do terms.append('case when tj__rsrc.' ~ temporal_joins._tj_q(rc.source) ~ ' is null then ' ~ bit
+                          ~ ' else 0 end') -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return({'values': values, 'time': time[0], 'bits': bits, 'mask': ('tj__rn' ~ i) if terms else none,
+             'mask_sql': terms | join(' + ') if terms else none}) }}
+{% endmacro %}
+
+{#- Column j of a candidate `name` (tj__back<i> / tj__fwd<i>) in the columns form, its null restored from the mask:
+    the running last of a column skips nulls, so where the matched row's column was null it holds an older row's. -#}
+{% macro _asof_union_column_value(c, name, j) %}
+  {%- set value = name ~ '__' ~ j -%}
+  {%- if c.bits[j] is none -%}{{ return(value) }}{%- endif -%}
+  {{ return('case when (' ~ name ~ '__n & ' ~ c.bits[j] ~ ') = 0 then ' ~ value ~ ' end') }}
 {% endmacro %}
 
 {#- The candidate columns of entry i: [direction, name], tj__back<i> (backward, nearest) and
@@ -206,11 +286,15 @@ where {{ right_filter | join(' and ') }}
   {%- set out = [] -%}
   {%- for e in p.entries -%}
     {%- set k = loop.index0 -%}
-    {%- if u.flat -%}
+    {%- if u.flat or u.columns -%}
       {%- for rc in e.right_columns -%}
         {%- do out.append(('tj__rsrc.' ~ temporal_joins._tj_q(rc.source) if k == i else 'null')
                           ~ ' as tj__r' ~ k ~ '__' ~ loop.index0) -%}
       {%- endfor -%}
+      {%- set c = u.entry_columns[k] if u.columns else {} -%}
+      {%- if c.mask -%}
+        {%- do out.append((c.mask_sql if k == i else 'null') ~ ' as ' ~ c.mask) -%}
+      {%- endif -%}
     {%- else -%}
       {%- do out.append((temporal_joins._tj_pack_right('tj__rsrc', e.right_columns) if k == i
                          else temporal_joins._tj_absent(u.dialect)) ~ ' as tj__r' ~ k) -%}
@@ -247,8 +331,16 @@ select {% for e in u.payload if e != 'tj__t' %}{{ e }}, {% endfor %}tj__side, tj
   {%- if u.ranged %}{% for k in u['keys'] if k not in u.payload %}, {{ k }}{% endfor %}{% endif %}
   {%- for e in p.entries %}
     {%- set i = loop.index0 %}
-    {%- for direction, name in temporal_joins._asof_union_candidates(e, i) %},
+    {%- for direction, name in temporal_joins._asof_union_candidates(e, i) %}
+      {%- if u.columns %}
+        {%- set c = u.entry_columns[i] %}
+        {%- for v in c['values'] + ([c.mask] if c.mask else []) %},
+  {{ temporal_joins._tj_last_ignore_nulls(v, u.dialect) }}{{ u.windows[direction] }} as {{ name }}__{{
+     loop.index0 if v != c.mask else 'n' }}
+        {%- endfor %}
+      {%- else %},
   {{ temporal_joins._tj_last_ignore_nulls(u.right_values[i], u.dialect) }}{{ u.windows[direction] }} as {{ name }}
+      {%- endif %}
     {%- endfor %}
   {%- endfor %}
 from (
@@ -263,8 +355,22 @@ from (
   {%- if not u.ranged -%}{{ return(temporal_joins._asof_union_windowed(p, u)) }}{%- endif -%}
 select /*+ MAPJOIN(tj__carry) */ {% for e in u.payload
                                     if e != 'tj__t' %}tj__w.{{ e }}, {% endfor %}tj__w.tj__side, tj__w.tj__t
-  {%- for direction, name in temporal_joins._asof_union_candidates(p.entries[0], 0) %},
-  coalesce(tj__w.{{ name }}, tj__carry.tj__carry_{{ 'back' if direction == 'backward' else 'fwd' }}) as {{ name }}
+  {%- for direction, name in temporal_joins._asof_union_candidates(p.entries[0], 0) %}
+    {%- set carry = 'tj__carry.tj__carry_' ~ ('back' if direction == 'backward' else 'fwd') %}
+    {%- if u.columns %}
+      {#- no candidate inside the range: every column from the carried row, as it is (mask 0) #}
+      {%- set c = u.entry_columns[0] %}
+      {%- set none_here = 'tj__w.' ~ name ~ '__' ~ c['values'].index(c.time) ~ ' is null' %}
+      {%- for rc in p.entries[0].right_columns %},
+  case when {{ none_here }} then {{ carry }}.{{ temporal_joins._tj_q(rc.output) }} else tj__w.{{ name }}__{{
+    loop.index0 }} end as {{ name }}__{{ loop.index0 }}
+      {%- endfor %}
+      {%- if c.mask %},
+  case when {{ none_here }} then 0 else tj__w.{{ name }}__n end as {{ name }}__n
+      {%- endif %}
+    {%- else %},
+  coalesce(tj__w.{{ name }}, {{ carry }}) as {{ name }}
+    {%- endif %}
   {%- endfor %}
 from (
 {{ temporal_joins._asof_union_windowed(p, u) | indent(2, true) }}
@@ -279,28 +385,44 @@ left join (
     the closer, the backward one on equal distance), if within the entry's tolerance. -#}
 {% macro _asof_union_matched(p, u) %}
   {%- set matches = [] -%}
+  {%- set passed = [] -%}
   {%- for e in p.entries -%}
     {%- set i = loop.index0 | string -%}
-    {%- set t_back = 'tj__back' ~ i ~ '.' ~ temporal_joins._tj_q(e.time_output) -%}
-    {%- set t_fwd = 'tj__fwd' ~ i ~ '.' ~ temporal_joins._tj_q(e.time_output) -%}
+    {%- if u.columns -%}
+      {#- the candidates' columns pass through; tj__pick<i> says which one matched (1 backward, 2 forward) -#}
+      {%- set c = u.entry_columns[loop.index0] -%}
+      {%- for direction, name in temporal_joins._asof_union_candidates(e, i) -%}
+        {%- for v in c['values'] -%}{%- do passed.append(name ~ '__' ~ loop.index0) -%}{%- endfor -%}
+        {%- if c.mask -%}{%- do passed.append(name ~ '__n') -%}{%- endif -%}
+      {%- endfor -%}
+      {%- set t_back = 'tj__back' ~ i ~ '__' ~ c['values'].index(c.time) -%}
+      {%- set t_fwd = 'tj__fwd' ~ i ~ '__' ~ c['values'].index(c.time) -%}
+      {%- set back, fwd, has_back, has_fwd = '1', '2', t_back ~ ' is not null and ', t_fwd ~ ' is not null and ' -%}
+      {%- set out = 'tj__pick' ~ i -%}
+    {%- else -%}
+      {%- set t_back = 'tj__back' ~ i ~ '.' ~ temporal_joins._tj_q(e.time_output) -%}
+      {%- set t_fwd = 'tj__fwd' ~ i ~ '.' ~ temporal_joins._tj_q(e.time_output) -%}
+      {%- set back, fwd, has_back, has_fwd = 'tj__back' ~ i, 'tj__fwd' ~ i, '', '' -%}
+      {%- set out = 'tj__m' ~ i -%}
+    {%- endif -%}
     {%- set back_ok = temporal_joins._tj_within('tj__t', t_back, e.kind, e.tolerance, 'backward') -%}
     {%- set fwd_ok = temporal_joins._tj_within('tj__t', t_fwd, e.kind, e.tolerance, 'forward') -%}
     {%- if e.direction == 'backward' -%}
-      {%- do matches.append('case when tj__t is not null and ' ~ back_ok ~ ' then tj__back' ~ i
-                            ~ ' end as tj__m' ~ i) -%}
+      {%- do matches.append('case when tj__t is not null and ' ~ has_back ~ back_ok ~ ' then ' ~ back
+                            ~ ' end as ' ~ out) -%}
     {%- elif e.direction == 'forward' -%}
-      {%- do matches.append('case when tj__t is not null and ' ~ fwd_ok ~ ' then tj__fwd' ~ i
-                            ~ ' end as tj__m' ~ i) -%}
+      {%- do matches.append('case when tj__t is not null and ' ~ has_fwd ~ fwd_ok ~ ' then ' ~ fwd
+                            ~ ' end as ' ~ out) -%}
     {%- else -%}
       {%- do matches.append('case when tj__t is null then null'
-          ~ ' when tj__fwd' ~ i ~ ' is null or (tj__back' ~ i ~ ' is not null and '
-          ~ temporal_joins._tj_gap('tj__t', t_back, e.kind)
+          ~ ' when ' ~ (t_fwd if u.columns else fwd) ~ ' is null or (' ~ (t_back if u.columns else back)
+          ~ ' is not null and ' ~ temporal_joins._tj_gap('tj__t', t_back, e.kind)
           ~ ' <= ' ~ temporal_joins._tj_gap(t_fwd, 'tj__t', e.kind) ~ ')'
-          ~ ' then case when ' ~ back_ok ~ ' then tj__back' ~ i ~ ' end'
-          ~ ' else case when ' ~ fwd_ok ~ ' then tj__fwd' ~ i ~ ' end end as tj__m' ~ i) -%}
+          ~ ' then case when ' ~ has_back ~ back_ok ~ ' then ' ~ back ~ ' end'
+          ~ ' else case when ' ~ fwd_ok ~ ' then ' ~ fwd ~ ' end end as ' ~ out) -%}
     {%- endif -%}
   {%- endfor -%}
-select {% for e in u.payload %}{{ e }}, {% endfor %}{{ matches | join(',\n  ') }}
+select {% for e in u.payload + passed %}{{ e }}, {% endfor %}{{ matches | join(',\n  ') }}
 from (
 {{ temporal_joins._asof_union_carried(p, u) | indent(2, true) }}
 ) as tj__windowed

@@ -28,6 +28,8 @@ HOT_KEY_ROWS = 10_000_000
 HOT_KEY_RANGES = 64
 HOT_SAMPLE_ROWS = 100_000
 HOT_KEYS_MAX = 100
+# the columns form's widest right side (the macro's _asof_union_column_limit): wider ones travel as one struct
+COLUMN_LIMIT = 2
 _LOOKUP_STEPS = 4096  # the lookup travels as one SQL array literal
 # key types whose equal values hash alike on both sides (no floating point, no collation)
 _HASHABLE_KEYS = (
@@ -91,6 +93,20 @@ def _hot_split(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> dict | N
     # per step of [lo, hi], how many splits lie at or below its lower edge: its range
     lookup = [bisect.bisect_right(edges, lo + (hi - lo) * step / _LOOKUP_STEPS) for step in range(_LOOKUP_STEPS)]
     return {"hashes": hot, "lo": lo, "hi": hi, "lookup": lookup, "count": len(edges) + 1}
+
+
+def _null_bits(right: DataFrame, s: AsofSpec) -> list[int | None]:
+    """Per right column, its bit in the entry's null mask, or None: the time and the keys are never null on the
+    union's rows (it keeps only rows with both)."""
+    never = {s.right_time.lower(), *(rk.lower() for _, rk in s.by)}
+    out, n = [], 0
+    for src, _ in s.right_columns:
+        if src.lower() in never:
+            out.append(None)
+        else:
+            out.append(1 << n)
+            n += 1
+    return out
 
 
 def _may_hold(df: DataFrame, rows: int) -> bool:
@@ -164,6 +180,38 @@ def union_join(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], jo
     tb_types = {name: right.schema[c].dataType for (right, _), own in zip(entries, owned) for name, c in own}
 
     s0 = specs[0]
+    # columns (the macro's _asof_union_columns): a right side of at most COLUMN_LIMIT columns crosses the union and
+    # the window column by column, with a null mask per entry; its struct is built after the window, on left rows
+    flat = [len(s.right_columns) <= COLUMN_LIMIT for s in specs]
+    values = [
+        [internal_name(names, f"__tj_r{i}_{j}") for j in range(len(s.right_columns))] for i, s in enumerate(specs)
+    ]
+    bits = [_null_bits(right, s) for right, s in entries]
+    masks = [internal_name(names, f"__tj_rn{i}") if any(bits[i]) else None for i in range(len(specs))]
+
+    def right_values(i: int, right: DataFrame | None) -> list[Column]:
+        """Entry i's columns in a union branch: its row (right) or nulls (right None)."""
+        (right_i, s), st = entries[i], right_struct_types[i]
+        if not flat[i]:
+            if right is None:
+                return [F.lit(None).cast(st).alias(structs[i])]
+            return [F.struct(*[F.col(f"`{src}`").alias(out) for src, out in s.right_columns]).alias(structs[i])]
+        cols = [
+            (F.col(f"`{src}`") if right is not None else F.lit(None).cast(right_i.schema[src].dataType)).alias(v)
+            for (src, _), v in zip(s.right_columns, values[i])
+        ]
+        if masks[i]:
+            mask = sum(
+                (
+                    F.when(F.col(f"`{src}`").isNull(), bit).otherwise(0)
+                    for (src, _), bit in zip(s.right_columns, bits[i])
+                    if bit
+                ),
+                F.lit(0),
+            )
+            cols.append((mask if right is not None else F.lit(None).cast("int")).alias(masks[i]))
+        return cols
+
     parts = [
         left_df.select(
             *[F.col(f"`{lk}`").alias(k) for (lk, _), k in zip(pairs[0], keys)],
@@ -171,7 +219,7 @@ def union_join(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], jo
             F.lit(left_side).alias(side),
             *[F.lit(None).cast(tb_types[tb]).alias(tb) for tb in tie_breakers],
             F.struct(*[F.col(f"`{c}`") for c in left_columns]).alias(row),
-            *[F.lit(None).cast(st).alias(r) for st, r in zip(right_struct_types, structs)],
+            *[c for i in range(len(specs)) for c in right_values(i, None)],
         )
     ]
     row_type = parts[0].schema[row].dataType
@@ -191,14 +239,7 @@ def union_join(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], jo
                     for tb in tie_breakers
                 ],
                 F.lit(None).cast(row_type).alias(row),
-                *[
-                    (
-                        F.struct(*[F.col(f"`{src}`").alias(out) for src, out in s.right_columns])
-                        if j == i
-                        else F.lit(None).cast(right_struct_types[j])
-                    ).alias(structs[j])
-                    for j in range(len(entries))
-                ],
+                *[c for j in range(len(entries)) for c in right_values(j, right if j == i else None)],
             )
         )
     events = parts[0]
@@ -221,9 +262,29 @@ def union_join(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], jo
         order = [time_order, F.col(side).asc()] + [F.col(name).asc() for i in served for name, _ in owned[i]]
         w = Window.partitionBy(*partition).orderBy(*order).rowsBetween(Window.unboundedPreceding, Window.currentRow)
         for i in served:
-            windowed = windowed.withColumn(candidates[i], F.last(structs[i], ignorenulls=True).over(w))
+            if not flat[i]:
+                windowed = windowed.withColumn(candidates[i], F.last(structs[i], ignorenulls=True).over(w))
+                continue
+            for v in values[i] + ([masks[i]] if masks[i] else []):
+                windowed = windowed.withColumn(f"{candidates[i]}{v}", F.last(v, ignorenulls=True).over(w))
 
     lefts = windowed.where(F.col(side) == left_side)
+    # columns: each candidate packed back into its struct, its nulls restored from the mask (a running last skips
+    # nulls, so where the matched row's column was null it holds an older row's)
+    for i, s in enumerate(specs):
+        if not flat[i]:
+            continue
+        t_index = next(j for j, (src, _) in enumerate(s.right_columns) if src.lower() == s.right_time.lower())
+        for candidates in (back, fwd) if s.direction == "nearest" else (back if s.direction == "backward" else fwd,):
+            c = candidates[i]
+            fields = [
+                (
+                    F.when(F.col(f"{c}{masks[i]}").bitwiseAND(bit) == 0, F.col(f"{c}{v}")) if bit else F.col(f"{c}{v}")
+                ).alias(out)
+                for (_, out), v, bit in zip(s.right_columns, values[i], bits[i])
+            ]
+            lefts = lefts.withColumn(c, F.when(F.col(f"{c}{values[i][t_index]}").isNotNull(), F.struct(*fields)))
+            lefts = lefts.drop(*[f"{c}{v}" for v in values[i] + ([masks[i]] if masks[i] else [])])
     if split is not None:
         lefts = _carry_across_ranges(lefts, entries[0][0], left_df, s0, split, keys, trange, back[0], fwd[0], owned[0])
     for i, s in enumerate(specs):
