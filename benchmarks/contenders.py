@@ -130,6 +130,15 @@ def split_keys_calls(calls: list[dict]) -> list[dict]:
 SPLIT_KEYS_VARS = {"temporal_joins_hot_key_rows": 100_000}
 
 
+def struct_form_calls(calls: list[dict]) -> list[dict]:
+    """The keyed union call again as `union_struct:keyed`, to render with every right row packed into one struct
+    (the form of right sides wider than var temporal_joins_union_columns_max): the two forms, side by side."""
+    return [{**c, "id": "union_struct:keyed"} for c in calls if c["id"] == "union:keyed"]
+
+
+STRUCT_FORM_VARS = {"temporal_joins_union_columns_max": 0}
+
+
 def auto_pick(sqls: dict[str, str], keyed: bool) -> str:
     """The strategy auto chose while rendering: the one whose SQL is auto's, word for word."""
     shape = "keyed" if keyed else "nokey"
@@ -177,6 +186,17 @@ def ours(sqls: dict[str, str]) -> list[Contender]:
             "left",
             lambda spark, scenario: spark.sql(sqls["union_split:keyed"]),
             note="asof_join union with var temporal_joins_hot_key_rows 100000: a key of 100,000 left rows is split",
+            keyed_only=True,
+        )
+    )
+    out.append(
+        Contender(
+            "ours union (one struct per row)",
+            "ours",
+            "spark",
+            "left",
+            lambda spark, scenario: spark.sql(sqls["union_struct:keyed"]),
+            note="asof_join union, var temporal_joins_union_columns_max 0: the right row as one struct, not by column",
             keyed_only=True,
         )
     )
