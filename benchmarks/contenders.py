@@ -178,28 +178,30 @@ def ours(sqls: dict[str, str]) -> list[Contender]:
                 keyed_only=strategy == "broadcast",
             )
         )
-    out.append(
-        Contender(
+    # the keyed union rendered again with other vars, side by side with its default
+    for label, sql_id, note in (
+        (
             "ours union (hot keys split)",
-            "ours",
-            "spark",
-            "left",
-            lambda spark, scenario: spark.sql(sqls["union_split:keyed"]),
-            note="asof_join union with var temporal_joins_hot_key_rows 100000: a key of 100,000 left rows is split",
-            keyed_only=True,
-        )
-    )
-    out.append(
-        Contender(
+            "union_split:keyed",
+            "asof_join union with var temporal_joins_hot_key_rows 100000: a key of 100,000 left rows is split",
+        ),
+        (
             "ours union (one struct per row)",
-            "ours",
-            "spark",
-            "left",
-            lambda spark, scenario: spark.sql(sqls["union_struct:keyed"]),
-            note="asof_join union, var temporal_joins_union_columns_max 0: the right row as one struct, not by column",
-            keyed_only=True,
+            "union_struct:keyed",
+            "asof_join union, var temporal_joins_union_columns_max 0: the right row as one struct, not by column",
+        ),
+    ):
+        out.append(
+            Contender(
+                label,
+                "ours",
+                "spark",
+                "left",
+                lambda spark, scenario, sql_id=sql_id: spark.sql(sqls[sql_id]),
+                note=note,
+                keyed_only=True,
+            )
         )
-    )
     return out
 
 
