@@ -32,6 +32,17 @@
   {{ exceptions.raise_compiler_error(msg) }}
 {% endmacro %}
 
+{#- A var that must be a whole number from `least` to `most` (none: no upper bound), else a compile error naming
+    the var, `allowed` and the value; returns it as an int. -#}
+{% macro _tj_whole_number_var(m, name, default, least, most, allowed) %}
+  {%- set value = var(name, default) -%}
+  {%- if value is not number or value is boolean or value < least or (most is not none and value > most)
+        or value != value | int -%}
+    {{ temporal_joins._tj_fail(m, 'var ' ~ name, allowed, value) }}
+  {%- endif -%}
+  {{ return(value | int) }}
+{% endmacro %}
+
 {% macro _tj_identifier_pattern() %}{{ return('^[A-Za-z_][A-Za-z0-9_]*$') }}{% endmacro %}
 
 {% macro _tj_is_relation(value) %}

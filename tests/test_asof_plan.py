@@ -199,6 +199,23 @@ def test_broadcast_refuses_map_columns_and_auto_refuses_bad_limits(dbt, plan_tab
         assert part in str(error.value)
 
 
+@pytest.mark.parametrize(
+    "name, value, allowed",
+    [
+        ("temporal_joins_union_columns_max", 31, "a whole number from 0 (always one struct per right row) to 30"),
+        ("temporal_joins_union_columns_max", 1.5, "a whole number from 0"),
+        ("temporal_joins_hot_key_rows", -1, "a non-negative whole number of left rows (0: never split a key)"),
+        ("temporal_joins_hot_key_rows", True, "a non-negative whole number of left rows"),
+    ],
+)
+def test_union_refuses_a_var_that_is_no_whole_number_in_range(dbt, plan_tables, name, value, allowed):
+    """The union's numeric vars share one check (_tj_whole_number_var): the var, what is allowed, what came."""
+    with pytest.raises(RuntimeError) as error:
+        _auto(dbt, f"{SCHEMA}.labels_3", dbt_vars={name: value})
+    for part in ("asof_join", f"`var {name}`", f"Allowed: {allowed}", f"Received: {value}"):
+        assert part in str(error.value), part
+
+
 def test_union_packs_only_left_columns_the_events_do_not_already_carry(spark, dbt, plan_tables):
     """The key and time travel as tj__k0 / tj__t; when their types equal the right side's
     (no union coercion) they are left out of the packed left row, which narrows every left

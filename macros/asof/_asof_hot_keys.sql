@@ -28,11 +28,8 @@
   {%- if not pairs or left_info.columns is none or not temporal_joins._tj_compile_queries(m) -%}
     {{ return(none) }}
   {%- endif -%}
-  {%- set hot_rows = var('temporal_joins_hot_key_rows', 10000000) -%}
-  {%- if hot_rows is not number or hot_rows is boolean or hot_rows < 0 or hot_rows != hot_rows | int -%}
-    {{ temporal_joins._tj_fail(m, 'var temporal_joins_hot_key_rows',
-         'a non-negative whole number of left rows (0: never split a key)', hot_rows) }}
-  {%- endif -%}
+  {%- set hot_rows = temporal_joins._tj_whole_number_var(m, 'temporal_joins_hot_key_rows', 10000000, 0, none,
+                       'a non-negative whole number of left rows (0: never split a key)') -%}
   {%- if hot_rows == 0 -%}{{ return(none) }}{%- endif -%}
   {%- set ranges = temporal_joins._asof_time_ranges(m, left_info, left_time, right_info, right_time) -%}
   {%- if ranges is none -%}{{ return(none) }}{%- endif -%}

@@ -72,7 +72,7 @@
       'left_columns': temporal_joins._tj_left_names(left_info),
       'left_time': left_time, 'join_type': join_type, 'strategy': strategy, 'entries': entries,
       'passes': temporal_joins._asof_many_passes(m, left_info, entries, strategy),
-      'bounds': temporal_joins._asof_prune_bounds(m, left_info, left_time, entries),
+      'bounds': temporal_joins._asof_prune_bounds(left_info, left_time, entries),
   }) }}
 {% endmacro %}
 

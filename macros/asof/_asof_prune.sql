@@ -22,7 +22,7 @@
 
 {#- none (no pruning) or what to measure: {'left_info', 'left_time', 'left_nan'}; the dialect decides how
     (_asof_bounds). -#}
-{% macro _asof_prune_bounds(m, left_info, left_time, entries) %}
+{% macro _asof_prune_bounds(left_info, left_time, entries) %}
   {%- for e in entries if e.tolerance is none -%}{{ return(none) }}{%- endfor -%}
   {%- if not execute -%}{{ return(none) }}{%- endif -%}
   {{ return({'left_info': left_info, 'left_time': left_time,

@@ -34,7 +34,7 @@
       'left': left_info.sql, 'left_info': left_info, 'left_columns': entry.left_columns, 'left_time': left_time,
       'join_type': join_type, 'strategy': strategy, 'time_ranges': time_ranges,
       'left_carried': temporal_joins._asof_left_carried(left_info, left_time, [entry]),
-      'bounds': temporal_joins._asof_prune_bounds(m, left_info, left_time, [entry]),
+      'bounds': temporal_joins._asof_prune_bounds(left_info, left_time, [entry]),
   } -%}
   {%- do spec.update(entry) -%}
   {#- the strategies' SQL takes a pass: one left side and its entries (here the one right side) -#}
@@ -291,14 +291,11 @@
   {%- for name, default in [('temporal_joins_broadcast_max_bytes', 536870912),
                             ('temporal_joins_broadcast_max_rows', none),
                             ('temporal_joins_broadcast_max_rows_per_key', 2)] -%}
-    {%- set value = var(name, default) -%}
-    {%- if value is none and default is none -%}
+    {%- if default is none and var(name, none) is none -%}
       {%- do limits.update({name: none}) -%}
-    {%- elif value is not number or value is boolean or value < 0 or value != value | int -%}
-      {{ temporal_joins._tj_fail(m, 'var ' ~ name, 'a non-negative whole number'
-                                 ~ (' or none (no limit)' if default is none else ''), value) }}
     {%- else -%}
-      {%- do limits.update({name: value | int}) -%}
+      {%- do limits.update({name: temporal_joins._tj_whole_number_var(m, name, default, 0, none,
+                            'a non-negative whole number' ~ (' or none (no limit)' if default is none else ''))}) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(limits) }}

@@ -99,12 +99,8 @@
 {#- var('temporal_joins_time_ranges', 64), checked: the number of ranges (1: one window, no query).
     At most 1024: the binary search is written out, one CASE branch per range. -#}
 {% macro _asof_time_range_count(m) %}
-  {%- set ranges = var('temporal_joins_time_ranges', 64) -%}
-  {%- if ranges is not number or ranges is boolean or ranges < 1 or ranges > 1024 or ranges != ranges | int -%}
-    {{ temporal_joins._tj_fail(m, 'var temporal_joins_time_ranges',
-         'a whole number from 1 (one window without ranges) to 1024', ranges) }}
-  {%- endif -%}
-  {{ return(ranges | int) }}
+  {{ return(temporal_joins._tj_whole_number_var(m, 'temporal_joins_time_ranges', 64, 1, 1024,
+            'a whole number from 1 (one window without ranges) to 1024')) }}
 {% endmacro %}
 
 {#- The statistics query: one row, tj__stats: {splits: the approximate quantiles of the right time's image at

@@ -172,12 +172,8 @@ where {{ matched | join(' and ') }}
     "Parity with tempo"): 2 columns ran about 5% faster as columns, 4 about as fast either way, 8 about 19% slower. At
     most 30: the mask's bits fit an int. -#}
 {% macro _asof_union_column_limit(m) %}
-  {%- set limit = var('temporal_joins_union_columns_max', 2) -%}
-  {%- if limit is not number or limit is boolean or limit < 0 or limit > 30 or limit != limit | int -%}
-    {{ temporal_joins._tj_fail(m, 'var temporal_joins_union_columns_max',
-         'a whole number from 0 (always one struct per right row) to 30', limit) }}
-  {%- endif -%}
-  {{ return(limit | int) }}
+  {{ return(temporal_joins._tj_whole_number_var(m, 'temporal_joins_union_columns_max', 2, 0, 30,
+            'a whole number from 0 (always one struct per right row) to 30')) }}
 {% endmacro %}
 
 {#- Entry i's columns form: {'values': its right columns' union names tj__r<i>__<j>, 'time': the one that holds
