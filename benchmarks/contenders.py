@@ -407,6 +407,41 @@ def probes() -> list[Contender]:
     ]
 
 
+# ---------------------------------------------------------------- a prototype on the JVM
+# benchmarks/jvm_merge.py: compiled when benchmarks.run makes its session, which puts it on the driver's
+# classpath; any keyed scenario (its bigint id and ts are what the Java side is specialised to).
+
+
+def probe_jvm_merge(spark, scenario: Scenario):
+    """benchmarks/jvm/tjbench/AsofMerge.java through py4j: both sides hash-partitioned by id into the
+    session's shuffle partitions, each pair of partitions sorted and merged in memory on the JVM."""
+    from benchmarks import jvm_merge
+
+    partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
+    left, right = spark.table(LEFT_VIEW), spark.table(RIGHT_VIEW)
+    return jvm_merge.join(spark, left, right, key="id", time="ts", partitions=partitions).select(*OUTPUT)
+
+
+def jvm_merge_contender(spark) -> tuple[list[Contender], str | None]:
+    """The JVM merge prototype if its classes are on this session's classpath, else why not."""
+    from benchmarks import jvm_merge
+
+    why = jvm_merge.status(spark) if spark is not None else "prototype JVM merge: no session to look it up in"
+    if why:
+        return [], why
+    return [
+        Contender(
+            "prototype JVM merge",
+            "probe",
+            "spark",
+            "left",
+            probe_jvm_merge,
+            keyed_only=True,
+            note="Java per-partition sort and merge of hash-partitioned sides (bigint id and ts; a prototype)",
+        )
+    ], None
+
+
 # ---------------------------------------------------------------- DuckDB, the single-node reference
 def duckdb_sql(scenario: Scenario, join: str = "left") -> str:
     on = "l.id = r.id and l.ts >= r.ts" if scenario.keyed else "l.ts >= r.ts"
@@ -436,8 +471,9 @@ def tempo_status() -> str | None:
     return None
 
 
-def all_contenders(sqls: dict[str, str]) -> tuple[list[Contender], list[str]]:
-    """Every contender available here, and notes on the ones that are not."""
+def all_contenders(sqls: dict[str, str], spark=None) -> tuple[list[Contender], list[str]]:
+    """Every contender available here (in `spark`, for those that need something in its JVM), and notes on
+    the ones that are not."""
     notes = []
     found = ours(sqls)
     engines = python_engines()
@@ -487,5 +523,9 @@ def all_contenders(sqls: dict[str, str]) -> tuple[list[Contender], list[str]]:
     else:
         notes.append(why)
     found += probes()
+    jvm, why = jvm_merge_contender(spark)
+    found += jvm
+    if why:
+        notes.append(why)
     found.append(Contender("duckdb", "duckdb", "duckdb", "left", duckdb_sql, note="DuckDB ASOF LEFT JOIN"))
     return found, notes

@@ -226,18 +226,30 @@ def repeat_runs(
 ) -> list[dict]:
     """Up to `runs` results of run_once(), the first `warmup` marked as warm-up, each that finished checked
     by correct(checksum) (unless None) and logged under `label`; the first run that does not finish is the last."""
-    out = []
+    return interleaved_runs([(label, run_once, correct)], runs, warmup, log)[0]
+
+
+def interleaved_runs(
+    entries: list[tuple[str, Callable[[], dict], Callable[[dict], bool] | None]], runs: int, warmup: int, log
+) -> list[list[dict]]:
+    """repeat_runs for several (label, run_once, correct) in rounds: round i runs every entry's i-th run,
+    starting one entry later each round (ABC, BCA, CAB), so the machine's drift and the cost of following
+    a heavy run fall on every entry alike. An entry stops after its first run that does not finish."""
+    out: list[list[dict]] = [[] for _ in entries]
     for i in range(runs):
-        run = run_once()
-        run["warmup"] = i < warmup
-        if run["status"] == "ok" and correct is not None:
-            run["correct"] = correct(run["checksum"])
-        out.append(run)
-        log(
-            f"   {label} run {i}: {run['status']} {run.get('elapsed_s', 0):8.2f}s"
-            + ("" if run.get("correct", True) else "  CHECKSUM MISMATCH")
-            + (f"  {run.get('error', '')[:160]}" if run["status"] != "ok" else "")
-        )
-        if run["status"] != "ok":
-            break
+        for j in (i % len(entries) + k for k in range(len(entries))):
+            j %= len(entries)
+            label, run_once, correct = entries[j]
+            if out[j] and out[j][-1]["status"] != "ok":
+                continue
+            run = run_once()
+            run["warmup"] = i < warmup
+            if run["status"] == "ok" and correct is not None:
+                run["correct"] = correct(run["checksum"])
+            out[j].append(run)
+            log(
+                f"   {label} run {i}: {run['status']} {run.get('elapsed_s', 0):8.2f}s"
+                + ("" if run.get("correct", True) else "  CHECKSUM MISMATCH")
+                + (f"  {run.get('error', '')[:160]}" if run["status"] != "ok" else "")
+            )
     return out

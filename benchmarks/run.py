@@ -26,7 +26,7 @@ from pathlib import Path
 from tools.spark_session import local_session
 
 from . import contenders as C
-from . import generate, metrics, profile, report
+from . import generate, jvm_merge, metrics, profile, report
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -90,16 +90,18 @@ class Bench:
         log=print,
         duckdb_memory: str = "4GB",
         profiling: bool = False,
+        interleave: bool = False,
     ):
         self.spark = spark
         self.repeats, self.warmup, self.timeout = repeats, warmup, timeout
+        self.interleave = interleave
         self.database = database
         self.log = log
         self.shuffle_partitions = shuffle_partitions
         self.duckdb_memory = duckdb_memory
         self.sqls = sqls
         self.render_dir = Path(tempfile.mkdtemp(prefix="tj_bench_dbt_"))
-        self.contenders, self.notes = C.all_contenders(sqls)
+        self.contenders, self.notes = C.all_contenders(sqls, spark)
         self.stages = metrics.StageSource(spark, profiling=profiling)
         self.profiles: list[tuple[str, dict]] = []  # (title, the median timed run) for PROFILE.md
         self.jvm_pid = int(spark._jvm.java.lang.ProcessHandle.current().pid())
@@ -211,7 +213,7 @@ class Bench:
             if ref["status"] != "ok":
                 raise RuntimeError(f"DuckDB reference failed for {name} N={n}: {ref}")
             references[join] = ref["checksum"]
-        out = []
+        out, entries, timed = [], [], []
         for contender in self.contenders:
             if only is not None and not only.search(contender.name):
                 continue
@@ -236,22 +238,32 @@ class Bench:
                 record.update(status="skipped", why=why_not)
                 out.append(record)
                 continue
-            runs = metrics.repeat_runs(
-                lambda contender=contender: (
-                    self._duckdb_run(scenario) if contender.engine == "duckdb" else self._spark_run(contender, scenario)
-                ),
-                runs=self.warmup + self.repeats,
-                warmup=self.warmup,
-                correct=lambda checksum, contender=contender: checksum == references[contender.join],
-                log=self.log,
-                label=f"{contender.name:<26}",
+            out.append(record)
+            entries.append(
+                (
+                    f"{contender.name:<26}",
+                    lambda contender=contender: (
+                        self._duckdb_run(scenario)
+                        if contender.engine == "duckdb"
+                        else self._spark_run(contender, scenario)
+                    ),
+                    lambda checksum, contender=contender: checksum == references[contender.join],
+                )
             )
+            timed.append(record)
+        # interleaved: one run of each contender per round; else all runs of one contender, then the next
+        groups = [entries] if self.interleave else [[e] for e in entries]
+        results = [
+            runs
+            for group in groups
+            for runs in metrics.interleaved_runs(group, self.warmup + self.repeats, self.warmup, self.log)
+        ]
+        for record, runs in zip(timed, results):
             median = profile.take_median(runs)
             if median:
-                self.profiles.append((f"{name}, N = {n:,}: {contender.name}", median))
+                self.profiles.append((f"{name}, N = {n:,}: {record['contender']}", median))
             record["runs"] = runs
             record.update(summarise(runs))
-            out.append(record)
         load_after = _loadavg()
         for record in out:
             record["load_before"], record["load_after"] = load_before, load_after
@@ -321,7 +333,14 @@ def _loadavg() -> str:
         return "?"
 
 
-def make_session(driver_memory: str, data_dir: Path, shuffle_partitions: int):
+def make_session(driver_memory: str, data_dir: Path, shuffle_partitions: int, log=print):
+    # the JVM merge prototype's classes go on the driver's classpath as its JVM starts; without a JDK
+    # the session starts anyway and the contender is noted as missing (contenders.jvm_merge_contender)
+    try:
+        classpath = jvm_merge.session_conf(log=log)
+    except jvm_merge.JvmMergeBuildError as exc:
+        log(f"jvm merge: not built: {exc}")
+        classpath = {}
     # bucketed tables need a metastore: a Derby one beside the data, reused across runs
     return local_session(
         data_dir / "spark",
@@ -332,6 +351,7 @@ def make_session(driver_memory: str, data_dir: Path, shuffle_partitions: int):
             "spark.ui.showConsoleProgress": "false",
             "spark.driver.memory": driver_memory,
             "spark.sql.shuffle.partitions": str(shuffle_partitions),
+            **classpath,
         },
     )
 
@@ -345,6 +365,12 @@ def main(argv=None) -> int:
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--warmup", type=int, default=1)
     p.add_argument("--timeout", type=float, default=900, help="seconds per run before it is cancelled")
+    p.add_argument(
+        "--interleave",
+        action="store_true",
+        help="run the contenders in rounds (one run each, the order rotating every round) instead of all runs "
+        "of one contender before the next: for ratios near 1.0",
+    )
     p.add_argument("--shuffle-partitions", type=int, default=200, help="the thesis's setting")
     p.add_argument("--driver-memory", default=os.environ.get("TEMPORAL_JOINS_BENCH_DRIVER_MEMORY", "4g"))
     p.add_argument("--duckdb-memory", default="4GB", help="DuckDB's memory_limit (the reference and the contender)")
@@ -415,8 +441,13 @@ def main(argv=None) -> int:
         shuffle_partitions=args.shuffle_partitions,
         profiling=args.profile,
         duckdb_memory=args.duckdb_memory,
+        interleave=args.interleave,
     )
     bench.notes.extend(conf_notes)
+    if args.interleave:
+        bench.notes.append(
+            "Runs interleaved: every round runs each contender once, starting one contender later each round"
+        )
     for note in bench.notes:
         print("note:", note)
     command = "python -m benchmarks.run " + " ".join(argv if argv is not None else sys.argv[1:])

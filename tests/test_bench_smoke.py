@@ -143,7 +143,11 @@ def test_variants_and_report(bench, tmp_path):
     )
     assert not any(r["contender"].startswith("probe") for r in bench.records if r["scenario"] != "left20")
     assert bench.sqls["auto:keyed"] == bench.sqls["union:keyed"]  # 20 left rows per id: auto keeps union
-    _check(bench.run_scenario("nokey", N, re.compile("union|SortMerge|duckdb")), ["ours union", "SortMerge"])
+    bench.interleave = True  # rounds of one run per contender (--interleave): the same records
+    try:
+        _check(bench.run_scenario("nokey", N, re.compile("union|SortMerge|duckdb")), ["ours union", "SortMerge"])
+    finally:
+        bench.interleave = False
     bucketed = bench.run_scenario("bucketed4", N, re.compile("default|SortMerge"))
     _check(bucketed, ["ours", "SortMerge"])
     md = report.write(tmp_path, bench.records, notes=bench.notes, command="pytest", spark=bench.spark)
