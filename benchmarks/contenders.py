@@ -8,6 +8,7 @@ temp views `bench_left` / `bench_right`; DuckDB gets a SQL string over the same 
 
 from __future__ import annotations
 
+import functools
 import inspect
 import tempfile
 from collections.abc import Callable
@@ -328,8 +329,10 @@ def spark_default_rewrite(spark, scenario: Scenario):
     ).select(*OUTPUT)
 
 
-def tempo_asof(spark, scenario: Scenario):
-    """dbl-tempo's TSDF.asofJoin (defaults: no time brackets, skipNulls)."""
+def tempo_asof(spark, scenario: Scenario, skip_nulls: bool = True):
+    """dbl-tempo's TSDF.asofJoin (defaults: no time brackets, skipNulls). With skipNulls a matched right row's
+    null column takes the last non-null value of an older row; skipNulls=False keeps the matched row whole
+    (one struct per right column through the window): the rows ours and DuckDB return when values are null."""
     from tempo import TSDF
 
     partition = list(scenario.by)
@@ -337,7 +340,9 @@ def tempo_asof(spark, scenario: Scenario):
     if not partition:
         right = right.drop("id")
     left = TSDF(spark.table(LEFT_VIEW), ts_col="ts", partition_cols=partition)
-    joined = left.asofJoin(TSDF(right, ts_col="ts", partition_cols=partition), right_prefix="r").df
+    joined = left.asofJoin(
+        TSDF(right, ts_col="ts", partition_cols=partition), right_prefix="r", skipNulls=skip_nulls
+    ).df
     return joined.select(*OUTPUT)
 
 
@@ -520,6 +525,16 @@ def all_contenders(sqls: dict[str, str], spark=None) -> tuple[list[Contender], l
     why = tempo_status()
     if why is None:
         found.append(Contender("tempo", "tempo", "spark", "left", tempo_asof, note="dbl-tempo TSDF.asofJoin"))
+        found.append(
+            Contender(
+                "tempo (skipNulls=False)",
+                "tempo",
+                "spark",
+                "left",
+                functools.partial(tempo_asof, skip_nulls=False),
+                note="TSDF.asofJoin(skipNulls=False): a matched row's nulls kept, as ours and DuckDB keep them",
+            )
+        )
     else:
         notes.append(why)
     found += probes()

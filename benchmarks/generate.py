@@ -22,6 +22,8 @@ Variants (all derived from the ascending base):
   hot<p>  one id (HOT_ID) holds p% of both the N labels and the features (an "unknown" customer, a
           house account, a market index); every other id 1-8 labels; FEATURES_PER_LABEL feature
           rows per label
+  left20_nulls  left20 with NULL_SHARE of the right rows' values null (seeded): a matched row's null
+          must stay null, where a fill from an older row (tempo's default skipNulls) gives other rows
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ CHUNK = 100_000  # ids per generated chunk
 LEFT20_ROWS = 20
 HOT_ID = 0
 HOT_SHARE = 0.10
+NULL_SHARE = 0.10  # left20_nulls: the share of right rows whose value is null
 POWERLAW_CAP = 5_000  # labels of the biggest id: thousands of labels, tens of thousands of features
 FEATURES_PER_LABEL = 8
 
@@ -202,6 +205,8 @@ def files(n: int, variant: str) -> Files:
         return Files(d / "left.parquet", d / "right")
     if variant == "left20":
         return Files(base / "left20" / "left.parquet", base / "asc" / "right")
+    if variant == "left20_nulls":
+        return Files(base / "left20" / "left.parquet", base / "nulls" / "right")
     if variant == "hotkey":
         return Files(base / "asc" / "left.parquet", base / "hotkey" / "right")
     return Files(base / variant / "left.parquet", base / variant / "right")
@@ -235,7 +240,7 @@ def ensure(n: int, variant: str, log=print) -> Files:
                 lw.write_table(left)
                 pq.write_table(right, asc / "right" / f"part-{c:05d}.parquet")
         _finish(asc)
-    if variant == "left20" and not _done(base / "left20"):
+    if variant in ("left20", "left20_nulls") and not _done(base / "left20"):
         log(f"generating n={n} left20 ...")
         d = base / "left20"
         if d.exists():
@@ -244,6 +249,16 @@ def ensure(n: int, variant: str, log=print) -> Files:
         with pq.ParquetWriter(d / "left.parquet", LEFT_SCHEMA) as lw:
             for c in range(_chunks(n)):
                 lw.write_table(generate_chunk(n, c, LEFT20_ROWS)[0])
+        _finish(d)
+    if variant == "left20_nulls" and not _done(base / "nulls"):
+        log(f"writing n={n} nulls ...")
+        d = _fresh(base / "nulls")
+        rng = _rng(n, 999_999, salt=13)
+        for i, p in enumerate(sorted((asc / "right").glob("*.parquet"))):
+            t = pq.read_table(p)
+            nulls = pa.array(rng.random(len(t)) < NULL_SHARE)
+            t = t.set_column(2, "value", pc.if_else(nulls, pa.scalar(None, pa.float64()), t["value"]))
+            pq.write_table(t, d / "right" / f"part-{i:05d}.parquet")
         _finish(d)
     if variant == "desc" and not _done(base / "desc"):
         log(f"writing n={n} desc ...")

@@ -237,11 +237,11 @@ def interleaved_runs(
     a heavy run fall on every entry alike. An entry stops after its first run that does not finish."""
     out: list[list[dict]] = [[] for _ in entries]
     for i in range(runs):
-        for j in (i % len(entries) + k for k in range(len(entries))):
-            j %= len(entries)
+        # rotate among the entries still running, so a stopped one does not pin the others' order
+        active = [j for j in range(len(entries)) if not out[j] or out[j][-1]["status"] == "ok"]
+        for k in range(len(active)):
+            j = active[(i + k) % len(active)]
             label, run_once, correct = entries[j]
-            if out[j] and out[j][-1]["status"] != "ok":
-                continue
             run = run_once()
             run["warmup"] = i < warmup
             if run["status"] == "ok" and correct is not None:

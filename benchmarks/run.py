@@ -41,6 +41,7 @@ SIZES = {
         "desc": [10_000],
         "random": [10_000],
         "left20": [10_000],
+        "left20_nulls": [10_000],
         "hotkey": [10_000],
         "nokey": [10_000],
         "bucketed20": [10_000],
@@ -53,6 +54,7 @@ SIZES = {
         "desc": [100_000],
         "random": [100_000],
         "left20": [100_000, 1_000_000],
+        "left20_nulls": [1_000_000],  # 10% of the right values null: who keeps a matched row whole
         "hotkey": [100_000, 1_000_000],
         "nokey": [100_000, 1_000_000],
         **{f"bucketed{b}": [100_000] for b in BUCKETS},

@@ -30,3 +30,17 @@ def test_powerlaw_exponent_is_read_from_the_scenario_name():
     assert generate.powerlaw_exponent("powerlaw2.5") == 2.5
     with pytest.raises(ValueError, match="above 1"):
         generate.powerlaw_exponent("powerlaw1")
+
+
+def test_left20_nulls_is_left20_with_a_tenth_of_the_right_values_null(tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    monkeypatch.setattr(generate, "DATA_DIR", tmp_path)
+    nulls = generate.ensure(2_000, "left20_nulls", log=lambda *_: None)
+    left20 = generate.ensure(2_000, "left20", log=lambda *_: None)
+    assert nulls.left == left20.left
+    whole, holed = pq.read_table(left20.right).to_pandas(), pq.read_table(nulls.right).to_pandas()
+    assert whole[["id", "ts"]].equals(holed[["id", "ts"]])
+    null = holed["value"].isna()
+    assert abs(null.mean() - generate.NULL_SHARE) < 0.02 and not whole["value"].isna().any()
+    assert whole["value"][~null].equals(holed["value"][~null])
