@@ -160,26 +160,16 @@ def _sql_builder(sqls: dict[str, str], strategy: str):
 def ours(sqls: dict[str, str]) -> list[Contender]:
     """Our macro's strategies; `sqls` is re-rendered per scenario (Bench.prepare), as auto's
     choice depends on the data."""
-    out = []
+    # (label, build, note, keyed only): each strategy, then the keyed union rendered again with other vars
+    found = []
     for strategy in OUR_STRATEGIES:
-        label = "ours auto (default)" if strategy == "auto" else f"ours {strategy}"
         note = (
             "asof_join macro SQL rendered by dbt; the time includes its compile-time queries"
             if strategy in ("auto", "union")
             else "asof_join macro SQL rendered by dbt"
         )
-        out.append(
-            Contender(
-                label,
-                "ours",
-                "spark",
-                "left",
-                _sql_builder(sqls, strategy),
-                note=note,
-                keyed_only=strategy == "broadcast",
-            )
-        )
-    # the keyed union rendered again with other vars, side by side with its default
+        label = "ours auto (default)" if strategy == "auto" else f"ours {strategy}"
+        found.append((label, _sql_builder(sqls, strategy), note, strategy == "broadcast"))
     for label, sql_id, note in (
         (
             "ours union (hot keys split)",
@@ -192,18 +182,11 @@ def ours(sqls: dict[str, str]) -> list[Contender]:
             "asof_join union, var temporal_joins_union_columns_max 0: the right row as one struct, not by column",
         ),
     ):
-        out.append(
-            Contender(
-                label,
-                "ours",
-                "spark",
-                "left",
-                lambda spark, scenario, sql_id=sql_id: spark.sql(sqls[sql_id]),
-                note=note,
-                keyed_only=True,
-            )
-        )
-    return out
+        found.append((label, lambda spark, scenario, sql_id=sql_id: spark.sql(sqls[sql_id]), note, True))
+    return [
+        Contender(label, "ours", "spark", "left", build, note=note, keyed_only=keyed_only)
+        for label, build, note, keyed_only in found
+    ]
 
 
 def python_engines() -> list[Contender]:
