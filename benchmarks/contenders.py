@@ -76,7 +76,7 @@ def run_auto_compile_queries(spark, relation: str, stats_sql: str, rows: int) ->
     """What dbt runs while compiling a model with strategy='auto' (timed with the join, as a user waits
     for both): the left side's count, then, within the byte limit (the var's default, the Python rule's
     constant), the per-key count on a sample."""
-    from temporal_joins.asof.broadcast import BROADCAST_MAX_BYTES, row_bytes
+    from temporal_joins.broadcast_rule import BROADCAST_MAX_BYTES, row_bytes
 
     spark.sql(f"select count(*) from {relation}").collect()
     if rows * row_bytes(spark.table(relation)) <= BROADCAST_MAX_BYTES:

@@ -14,13 +14,12 @@ org.apache.spark.sql.classic).
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-from tools.hive.build import HiveBuildError, java_binary, pyspark_jars
+from tools.java_build import JavaNotFound, java_binary, javac_argv, pyspark_jars
 
 from . import generate
 
@@ -38,7 +37,7 @@ class JvmMergeBuildError(RuntimeError):
 def _javac() -> str:
     try:
         return java_binary("javac")
-    except HiveBuildError as exc:
+    except JavaNotFound as exc:
         raise JvmMergeBuildError("javac not found (JAVA_HOME or PATH): the prototype needs a JDK 17+") from exc
 
 
@@ -72,8 +71,7 @@ def build(home: Path | None = None, log=print) -> Path:
     try:
         sources = [str(p) for p in sorted(SOURCES.rglob("*.java"))]
         log(f"jvm merge: javac {len(sources)} source(s) against {len(jars)} jars of {pyspark_jars()}")
-        argv = [javac, "-nowarn", "-encoding", "UTF-8", "--release", "17", "-d", str(work / "classes")]
-        argv += ["-cp", os.pathsep.join(map(str, jars)), *sources]
+        argv = javac_argv(javac, work / "classes", jars, sources)
         done = subprocess.run(argv, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise JvmMergeBuildError(f"javac failed (exit {done.returncode}):\n{(done.stdout + done.stderr)[-4000:]}")

@@ -10,7 +10,7 @@ import pytest
 from plans import executed_plan, planned_subqueries, plans_as_written
 
 from temporal_joins import _spark_version
-from temporal_joins.asof import broadcast
+from temporal_joins import broadcast_rule as broadcast
 
 SCHEMA = "tj_plan"
 

@@ -42,11 +42,11 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
 from temporal_joins import _spark_version, asof
+from temporal_joins import broadcast_rule as broadcast
 from temporal_joins.asof import (
     NativeAsOfUnavailable,
     asof_join,
     asof_join_many,
-    broadcast,
     choose_buckets,
     native,
     native_metrics,

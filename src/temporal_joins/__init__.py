@@ -1,7 +1,9 @@
 """temporal_joins: point-in-time (as-of), range and interval joins for Spark SQL and Hive.
 
-The dbt macros live in the package's macros/ folder; this Python package holds the tools
-that run beside them (the Hive 2.3 parser check, and the Python-model fallback).
+The dbt macros live in the package's macros/ folder; this Python package holds what runs
+beside them: the Python-model fallback (temporal_joins.asof, temporal_joins.window) and the
+command line (python -m temporal_joins: dbt with Python models on a local session, a local
+Thrift server). The Hive 2.3 parser check is a repo tool (tools/hiveql.py), not part of it.
 """
 
 __version__ = "0.2.0"

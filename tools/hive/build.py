@@ -27,6 +27,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from tools import java_build
+from tools.java_build import pyspark_jars
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 JAVA_SOURCES = HERE / "java"
@@ -81,13 +84,6 @@ def hive_home() -> Path:
     return Path(os.environ.get("TEMPORAL_JOINS_HIVE_HOME", REPO / ".hive"))
 
 
-def pyspark_jars() -> Path:
-    """The jars folder of the pyspark that this interpreter imports."""
-    import pyspark
-
-    return Path(pyspark.__file__).resolve().parent / "jars"
-
-
 def hive_jars(jars_dir: Path | None = None) -> list[Path]:
     jars_dir = jars_dir or pyspark_jars()
     jars = sorted(p for p in jars_dir.glob("*.jar") if not EXCLUDED_JARS.search(p.name))
@@ -98,12 +94,10 @@ def hive_jars(jars_dir: Path | None = None) -> list[Path]:
 
 def java_binary(name: str) -> str:
     """`java` or `javac` from JAVA_HOME when set, else from PATH."""
-    home = os.environ.get("JAVA_HOME")
-    candidate = Path(home, "bin", name) if home else None
-    found = str(candidate) if candidate and candidate.exists() else shutil.which(name)
-    if not found:
-        raise HiveBuildError(f"{name} not found (JAVA_HOME or PATH): the Hive engine needs a JDK 17+")
-    return found
+    try:
+        return java_build.java_binary(name)
+    except java_build.JavaNotFound:
+        raise HiveBuildError(f"{name} not found (JAVA_HOME or PATH): the Hive engine needs a JDK 17+") from None
 
 
 def _digest(jars: list[Path]) -> str:
@@ -158,22 +152,7 @@ def build(home: Path | None = None, force: bool = False, log=print) -> HiveBuild
         classes = work / "classes"
         sources = [str(p) for p in sorted(JAVA_SOURCES.rglob("*.java"))]
         log(f"hive engine: javac {len(sources)} sources against {len(jars)} jars of {jars_dir}")
-        _run(
-            "javac",
-            [
-                java_binary("javac"),
-                "-nowarn",
-                "-encoding",
-                "UTF-8",
-                "--release",
-                "17",
-                "-d",
-                str(classes),
-                "-cp",
-                os.pathsep.join(map(str, jars)),
-                *sources,
-            ],
-        )
+        _run("javac", java_build.javac_argv(java_binary("javac"), classes, jars, sources))
         (work / "classpath.txt").write_text("\n".join([str(target / "classes"), *map(str, jars)]) + "\n")
         (work / "jvm-options.txt").write_text("\n".join(_spark_module_options(classes, jars_dir)) + "\n")
         if target.exists():  # an incomplete earlier attempt

@@ -21,13 +21,7 @@ from pyspark.sql import DataFrame
 
 from temporal_joins import _spark_version
 from temporal_joins.asof.arrow import BUCKET_BYTES, MAX_BUCKETS, arrow_join, choose_buckets
-from temporal_joins.asof.broadcast import (
-    BROADCAST_MAX_BYTES,
-    BROADCAST_MAX_ROWS,
-    BROADCAST_MAX_ROWS_PER_KEY,
-    broadcast_fits,
-    broadcast_join,
-)
+from temporal_joins.asof.broadcast import broadcast_fits, broadcast_join
 from temporal_joins.asof.many import asof_join_many
 from temporal_joins.asof.native import (
     CARTESIAN_NODES,
@@ -42,6 +36,7 @@ from temporal_joins.asof.native import (
 )
 from temporal_joins.asof.spec import DIRECTIONS, ENGINES, JOIN_TYPES, AsofSpec, build_spec
 from temporal_joins.asof.union import union_join
+from temporal_joins.broadcast_rule import BROADCAST_MAX_BYTES, BROADCAST_MAX_ROWS, BROADCAST_MAX_ROWS_PER_KEY
 
 __all__ = [
     "asof_join",

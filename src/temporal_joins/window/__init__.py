@@ -24,15 +24,15 @@ from __future__ import annotations
 from pyspark.sql import DataFrame
 
 from temporal_joins import _spark_version
-from temporal_joins.asof.broadcast import (
+from temporal_joins.broadcast_rule import (
     BROADCAST_MAX_BYTES,
     BROADCAST_MAX_ROWS,
     BROADCAST_MAX_ROWS_PER_KEY,
     spine_fits,
 )
-from temporal_joins.window.broadcast import _broadcast_grouped
-from temporal_joins.window.output import _finish
-from temporal_joins.window.plan import _Plan
+from temporal_joins.window.broadcast import broadcast_grouped
+from temporal_joins.window.output import finish
+from temporal_joins.window.plan import Plan
 from temporal_joins.window.spec import (
     AGGREGATES,
     DIRECTIONS,
@@ -44,7 +44,7 @@ from temporal_joins.window.spec import (
     WindowSpec,
     build_spec,
 )
-from temporal_joins.window.union import _union_grouped
+from temporal_joins.window.union import union_grouped
 
 __all__ = [
     "window_aggregate",
@@ -156,13 +156,11 @@ def window_aggregate(
     s = build_spec(**locals())  # first statement: the locals are exactly the arguments
     _spark_version.check(MACRO, left_df)
     if s.strategy == "auto":
-        # asof_join's rule (temporal_joins.asof.broadcast.spine_fits), on the left keys
+        # asof_join's rule (temporal_joins.broadcast_rule.spine_fits), on the left keys
         s = _with_strategy(s, "broadcast" if spine_fits(left_df, [left for left, _ in s.by]) else "union")
-    p = _Plan(left_df, right_df, s)
-    grouped = (
-        _union_grouped(left_df, right_df, p) if s.strategy == "union" else _broadcast_grouped(left_df, right_df, p)
-    )
-    return _finish(grouped, p)
+    p = Plan(left_df, right_df, s)
+    grouped = union_grouped(left_df, right_df, p) if s.strategy == "union" else broadcast_grouped(left_df, right_df, p)
+    return finish(grouped, p)
 
 
 def _with_strategy(s: WindowSpec, strategy: str) -> WindowSpec:

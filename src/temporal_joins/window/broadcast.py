@@ -6,14 +6,14 @@ from __future__ import annotations
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
-from temporal_joins.window.plan import _distinct_left, _pair_columns, _pairs, _Plan
+from temporal_joins.window.plan import Plan, distinct_left, pair_columns, pair_rows
 
 
-def _broadcast_grouped(left_df: DataFrame, right_df: DataFrame, p: _Plan) -> DataFrame:
+def broadcast_grouped(left_df: DataFrame, right_df: DataFrame, p: Plan) -> DataFrame:
     """broadcast: every aggregate over the pairs with the broadcast distinct left rows."""
-    columns = _pair_columns(p.s, union=False)
-    pairs = _pairs(left_df, right_df, p, union=False)
-    markers = _distinct_left(left_df, p)
+    columns = pair_columns(p.s, union=False)
+    pairs = pair_rows(left_df, right_df, p, union=False)
+    markers = distinct_left(left_df, p)
     rows = markers.select(
         *p.group, *[F.lit(None).cast(pairs.schema[name].dataType).alias(name) for name, *_ in columns], "__tj_dup"
     ).unionByName(pairs.select(*p.group, *[name for name, *_ in columns], F.lit(None).cast("bigint").alias("__tj_dup")))

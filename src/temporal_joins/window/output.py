@@ -7,7 +7,7 @@ from __future__ import annotations
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
-from temporal_joins.window.plan import _pair_columns, _Plan, _sum_types
+from temporal_joins.window.plan import Plan, pair_columns, sum_types
 from temporal_joins.window.spec import Output, WindowSpec
 
 
@@ -16,7 +16,7 @@ def _delta(s: WindowSpec, name: str, i: int) -> Column:
     return anchor - shifted if s.direction == "backward" else shifted - anchor
 
 
-def _output(p: _Plan, o: Output, paired: dict) -> Column:
+def _output(p: Plan, o: Output, paired: dict) -> Column:
     """One output column (the macro's _window_output)."""
     s = p.s
     m = s.measures[o.measure]
@@ -27,7 +27,7 @@ def _output(p: _Plan, o: Output, paired: dict) -> Column:
     count = _delta(s, f"__tj_n{o.measure}", o.window)
     if o.agg == "count":
         return count
-    sum_type, avg_type, _ = _sum_types(m)
+    sum_type, avg_type, _ = sum_types(m)
     total = _delta(s, f"__tj_sum{o.measure}", o.window)
     if m.value_class == "float":
         nan, pinf, ninf = (_delta(s, f"__tj_{x}{o.measure}", o.window) for x in ("nan", "pinf", "ninf"))
@@ -46,11 +46,11 @@ def _output(p: _Plan, o: Output, paired: dict) -> Column:
     return F.when(count > 0, value)
 
 
-def _finish(grouped: DataFrame, p: _Plan) -> DataFrame:
+def finish(grouped: DataFrame, p: Plan) -> DataFrame:
     """Left columns in order, the outputs, and each distinct left row repeated as often as the input holds it."""
     s = p.s
     union = s.strategy == "union"
-    paired = {(mi, wi, a): f"{name}_{a}" for name, mi, wi, taken in _pair_columns(s, union) for a in taken}
+    paired = {(mi, wi, a): f"{name}_{a}" for name, mi, wi, taken in pair_columns(s, union) for a in taken}
     names = dict(p.payload)
     left_out = [F.col(p.carried.get(c.lower(), names.get(c))).alias(c) for c in s.left_columns]
     out = grouped.select(

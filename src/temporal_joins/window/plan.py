@@ -1,4 +1,4 @@
-"""What both strategies share: the internal column names (_Plan), times as epoch numbers, the
+"""What both strategies share: the internal column names (Plan), times as epoch numbers, the
 window test, and the pairs of a left row with the right rows of its widest window (min and max
 of the union strategy, every aggregate of the broadcast one)."""
 
@@ -11,7 +11,7 @@ from pyspark.sql import types as T
 from temporal_joins.window.spec import Lookback, Measure, WindowSpec
 
 
-def _epoch(col: Column, epoch_kind: str, dtype: T.DataType) -> Column:
+def epoch_number(col: Column, epoch_kind: str, dtype: T.DataType) -> Column:
     """A time as the macro's exact epoch number (_range_epoch)."""
     if epoch_kind == "micros_zoned":
         return F.unix_micros(col.cast("timestamp"))
@@ -27,7 +27,7 @@ def _epoch(col: Column, epoch_kind: str, dtype: T.DataType) -> Column:
     return col.cast("double")
 
 
-def _window_literal(w: Lookback, epoch_kind: str) -> Column:
+def window_literal(w: Lookback, epoch_kind: str) -> Column:
     """A window length in epoch units, typed so that the marker arithmetic stays exact."""
     if epoch_kind in ("micros", "micros_zoned", "days"):
         return F.lit(int(w.units)).cast("bigint")
@@ -52,7 +52,7 @@ def _in_window(s: WindowSpec, le: Column, re_: Column, w: Column) -> Column:
     return low & high
 
 
-def _sum_types(m: Measure) -> tuple[str | None, str | None, str | None]:
+def sum_types(m: Measure) -> tuple[str | None, str | None, str | None]:
     """(SUM's type, AVG's type, the running sum's type), as the macro's _window_result_types."""
     if m.value_class == "integral":
         return "bigint", "double", "decimal(38,0)"
@@ -64,7 +64,7 @@ def _sum_types(m: Measure) -> tuple[str | None, str | None, str | None]:
     return None, None, None
 
 
-class _Plan:
+class Plan:
     """Internal column names and the pieces both strategies share."""
 
     def __init__(self, left_df: DataFrame, right_df: DataFrame, s: WindowSpec):
@@ -92,14 +92,14 @@ class _Plan:
         return self.keys + [name for _, name in self.payload]
 
 
-def _all(conditions: list[Column]) -> Column:
+def all_of(conditions: list[Column]) -> Column:
     out = F.lit(True)
     for c in conditions:
         out = out & c
     return out
 
 
-def _pair_columns(s: WindowSpec, union: bool) -> list[tuple[str, int, int, tuple[str, ...]]]:
+def pair_columns(s: WindowSpec, union: bool) -> list[tuple[str, int, int, tuple[str, ...]]]:
     """(name, measure, window, aggregates taken of it): the values of a pair per window (1 for
     count(*)). union: only min and max (the rest is subtracted); broadcast: everything."""
     out = []
@@ -110,25 +110,25 @@ def _pair_columns(s: WindowSpec, union: bool) -> list[tuple[str, int, int, tuple
     return out
 
 
-def _pairs(left_df: DataFrame, right_df: DataFrame, p: _Plan, union: bool) -> DataFrame:
+def pair_rows(left_df: DataFrame, right_df: DataFrame, p: Plan, union: bool) -> DataFrame:
     """Each left row with the right rows of its key within its widest window, and the pair columns.
     union: bucketed (the left row copied into the buckets of its widest window; the macro's
     _window_pairs); broadcast: the distinct left rows are broadcast."""
     s = p.s
-    columns = _pair_columns(s, union)
+    columns = pair_columns(s, union)
     widest = max(s.windows, key=lambda w: w.units)
     right_values = sorted({mi for _, mi, _, _ in columns if s.measures[mi].column is not None})
-    re_ = _epoch(F.col(f"`{s.right_time}`"), s.epoch_kind, p.rt_type)
+    re_ = epoch_number(F.col(f"`{s.right_time}`"), s.epoch_kind, p.rt_type)
     rt = right_df.select(
         *[F.col(f"`{rk}`").alias(k) for (_, rk), k in zip(s.by, p.keys)],
         *[F.col(f"`{s.measures[mi].column}`").alias(f"__tj_v{mi}") for mi in right_values],
         re_.alias("__tj_e"),
     ).alias("__tj_rt")
     if union:
-        le = _epoch(F.col(f"`{s.left_time}`"), s.epoch_kind, p.lt_type)
+        le = epoch_number(F.col(f"`{s.left_time}`"), s.epoch_kind, p.lt_type)
         bin_ = float(widest.units)
         margin = 1 if s.epoch_kind == "double" else 0
-        w = _window_literal(widest, s.epoch_kind)
+        w = window_literal(widest, s.epoch_kind)
 
         def bucket(e: Column) -> Column:
             return F.floor(e.cast("double") / F.lit(bin_))
@@ -150,19 +150,19 @@ def _pairs(left_df: DataFrame, right_df: DataFrame, p: _Plan, union: bool) -> Da
         on = [F.col(f"__tj_lt.{k}") == F.col(f"__tj_rt.{k}") for k in p.keys + ["__tj_bucket"]]
     else:
         lt = F.broadcast(
-            _distinct_left(left_df, p)
-            .withColumn("__tj_e", _epoch(F.col(p.left_time_payload), s.epoch_kind, p.lt_type))
+            distinct_left(left_df, p)
+            .withColumn("__tj_e", epoch_number(F.col(p.left_time_payload), s.epoch_kind, p.lt_type))
             .alias("__tj_lt")
         )
         on = [F.col(f"__tj_lt.{k}") == F.col(f"__tj_rt.{k}") for k in p.keys]
     le_col, re_col = F.col("__tj_lt.__tj_e"), F.col("__tj_rt.__tj_e")
-    on.append(_in_window(s, le_col, re_col, _window_literal(widest, s.epoch_kind)))
-    pairs = rt.join(lt, _all(on), "inner")
+    on.append(_in_window(s, le_col, re_col, window_literal(widest, s.epoch_kind)))
+    pairs = rt.join(lt, all_of(on), "inner")
     return pairs.select(
         *[F.col(f"__tj_lt.{g}").alias(g) for g in p.group],
         *[
             F.when(
-                _in_window(s, le_col, re_col, _window_literal(s.windows[wi - 1], s.epoch_kind)),
+                _in_window(s, le_col, re_col, window_literal(s.windows[wi - 1], s.epoch_kind)),
                 F.lit(1) if s.measures[mi].column is None else F.col(f"__tj_rt.__tj_v{mi}"),
             ).alias(name)
             for name, mi, wi, _ in columns
@@ -170,5 +170,5 @@ def _pairs(left_df: DataFrame, right_df: DataFrame, p: _Plan, union: bool) -> Da
     )
 
 
-def _distinct_left(left_df: DataFrame, p: _Plan) -> DataFrame:
+def distinct_left(left_df: DataFrame, p: Plan) -> DataFrame:
     return left_df.select(*p.left_select()).groupBy(*p.group).agg(F.count(F.lit(1)).alias("__tj_dup"))

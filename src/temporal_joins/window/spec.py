@@ -10,7 +10,7 @@ from pyspark.sql import DataFrame
 from pyspark.sql import types as T
 
 from temporal_joins import _validation as v
-from temporal_joins.asof.broadcast import ungroupable_columns
+from temporal_joins.broadcast_rule import ungroupable_columns
 
 MACRO = "window_aggregate"
 DIRECTIONS = ("backward", "forward")

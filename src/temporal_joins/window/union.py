@@ -9,10 +9,10 @@ from __future__ import annotations
 from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 
-from temporal_joins.window.plan import _all, _epoch, _pair_columns, _pairs, _Plan, _sum_types, _window_literal
+from temporal_joins.window.plan import Plan, all_of, epoch_number, pair_columns, pair_rows, sum_types, window_literal
 
 
-def _running(p: _Plan) -> list[tuple[str, Column]]:
+def _running(p: Plan) -> list[tuple[str, Column]]:
     """The running quantities of the union strategy (the macro's _window_plan), as (name, aggregate)."""
     inf = F.lit(float("inf"))
     out = []
@@ -26,7 +26,7 @@ def _running(p: _Plan) -> list[tuple[str, Column]]:
         col = F.col(f"__tj_v{mi}")
         out.append((f"__tj_n{mi}", F.count(col)))
         if any(a in ("sum", "avg") for a in subtracted):
-            running_type = _sum_types(m)[2]
+            running_type = sum_types(m)[2]
             if m.value_class == "float":
                 # NaN and infinities would stay in a running sum forever: they are counted instead
                 out.append((f"__tj_sum{mi}", F.sum(F.when(F.abs(col) < inf, col.cast("double")))))
@@ -37,14 +37,14 @@ def _running(p: _Plan) -> list[tuple[str, Column]]:
     return out
 
 
-def _union_grouped(left_df: DataFrame, right_df: DataFrame, p: _Plan) -> DataFrame:
+def union_grouped(left_df: DataFrame, right_df: DataFrame, p: Plan) -> DataFrame:
     """union: events and K + 1 markers per left row, one running window, markers regrouped (+ pairs)."""
     s = p.s
     values = [(m, f"__tj_v{i}") for i, m in enumerate(s.measures) if m.column is not None]
-    re_ = _epoch(F.col(f"`{s.right_time}`"), s.epoch_kind, p.rt_type)
-    le = _epoch(F.col(f"`{s.left_time}`"), s.epoch_kind, p.lt_type)
+    re_ = epoch_number(F.col(f"`{s.right_time}`"), s.epoch_kind, p.rt_type)
+    le = epoch_number(F.col(f"`{s.left_time}`"), s.epoch_kind, p.lt_type)
     events = right_df.where(
-        _all([F.col(f"`{rk}`").isNotNull() for _, rk in s.by] + [F.col(f"`{s.right_time}`").isNotNull()])
+        all_of([F.col(f"`{rk}`").isNotNull() for _, rk in s.by] + [F.col(f"`{s.right_time}`").isNotNull()])
     ).select(
         *[F.col(f"`{rk}`").alias(k) for (_, rk), k in zip(s.by, p.keys)],
         *[F.lit(None).cast(p.payload_types[name]).alias(name) for _, name in p.payload],
@@ -62,9 +62,9 @@ def _union_grouped(left_df: DataFrame, right_df: DataFrame, p: _Plan) -> DataFra
     t = F.when(wi == 0, F.col("__tj_le"))
     for i, w in enumerate(s.windows, start=1):
         shifted = (
-            F.col("__tj_le") - _window_literal(w, s.epoch_kind)
+            F.col("__tj_le") - window_literal(w, s.epoch_kind)
             if s.direction == "backward"
-            else F.col("__tj_le") + _window_literal(w, s.epoch_kind)
+            else F.col("__tj_le") + window_literal(w, s.epoch_kind)
         )
         t = t.when(wi == i, shifted)
     markers = left_df.select(
@@ -89,9 +89,9 @@ def _union_grouped(left_df: DataFrame, right_df: DataFrame, p: _Plan) -> DataFra
         .select(*p.group, "__tj_wi", *[agg.over(window).alias(name) for name, agg in running])
         .where(wi.isNotNull())
     )
-    columns = _pair_columns(s, union=True)
+    columns = pair_columns(s, union=True)
     if columns:
-        pairs = _pairs(left_df, right_df, p, union=True)
+        pairs = pair_rows(left_df, right_df, p, union=True)
         windowed = windowed.select(
             *windowed.columns, *[F.lit(None).cast(pairs.schema[name].dataType).alias(name) for name, *_ in columns]
         ).unionByName(
