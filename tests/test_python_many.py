@@ -10,7 +10,6 @@ time order whatever K), the errors (the macro's messages, naming the entry) and 
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections import Counter
 from functools import reduce
@@ -31,7 +30,6 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
 from temporal_joins.asof import asof_join, asof_join_many
-from temporal_joins.asof.many import ENTRY_DEFAULTS
 
 GROUPS = 60
 CASES = {kind: cases(kind, 5, seed=9191 + i) for i, kind in enumerate(KINDS)}
@@ -183,11 +181,6 @@ def test_errors_name_the_entry(spark):
         "`left_time`: unsupported column type. Allowed: a numeric, timestamp or date column. "
         "Received: 'label' (string)." in _err(spark, [ok], left_time="label")
     )
-
-
-def test_entry_defaults_are_asof_joins():
-    params = inspect.signature(asof_join).parameters
-    assert {k: (tuple(params[k].default) if k == "by" else params[k].default) for k in ENTRY_DEFAULTS} == ENTRY_DEFAULTS
 
 
 def test_tolerances_prune_the_right_rows_before_the_join(spark):

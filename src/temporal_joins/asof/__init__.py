@@ -37,6 +37,7 @@ from temporal_joins.asof.native import (
 from temporal_joins.asof.spec import DIRECTIONS, ENGINES, JOIN_TYPES, AsofSpec, build_spec
 from temporal_joins.asof.union import union_join
 from temporal_joins.broadcast_rule import BROADCAST_MAX_BYTES, BROADCAST_MAX_ROWS, BROADCAST_MAX_ROWS_PER_KEY
+from temporal_joins.defaults import ASOF_JOIN as D
 
 __all__ = [
     "asof_join",
@@ -68,15 +69,15 @@ def asof_join(
     right_df: DataFrame,
     left_time: str,
     right_time: str,
-    by=(),
-    direction: str = "backward",
-    allow_exact_matches: bool = True,
-    tolerance=None,
-    join_type: str = "left",
-    columns=None,
-    prefix: str = "",
-    order_by=None,
-    engine: str = "auto",
+    by=D["by"],
+    direction: str = D["direction"],
+    allow_exact_matches: bool = D["allow_exact_matches"],
+    tolerance=D["tolerance"],
+    join_type: str = D["join_type"],
+    columns=D["columns"],
+    prefix: str = D["prefix"],
+    order_by=D["order_by"],
+    engine: str = D["engine"],
 ) -> DataFrame:
     """Point-in-time (as-of) join of two Spark DataFrames.
 
@@ -167,7 +168,21 @@ def asof_join(
     |  2| 15|NULL|NULL|
     +---+---+----+----+
     """
-    s = build_spec(**locals())  # first statement: the locals are exactly the arguments
+    s = build_spec(
+        left_df=left_df,
+        right_df=right_df,
+        left_time=left_time,
+        right_time=right_time,
+        by=by,
+        direction=direction,
+        allow_exact_matches=allow_exact_matches,
+        tolerance=tolerance,
+        join_type=join_type,
+        columns=columns,
+        prefix=prefix,
+        order_by=order_by,
+        engine=engine,
+    )
     _spark_version.check(s.macro, left_df, s.engine, ENGINES, NativeAsOfUnavailable)
     if s.engine == "broadcast" or (s.engine == "auto" and broadcast_fits(left_df, s)):
         return broadcast_join(left_df, right_df, s)

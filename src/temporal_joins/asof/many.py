@@ -22,19 +22,12 @@ from temporal_joins.asof.arrow import arrow_join
 from temporal_joins.asof.broadcast import broadcast_fits, broadcast_many
 from temporal_joins.asof.spec import DIRECTIONS, JOIN_TYPES, AsofSpec, build_spec
 from temporal_joins.asof.union import union_join
+from temporal_joins.defaults import ASOF_ENTRY, ASOF_JOIN_MANY
 
 MACRO = "asof_join_many"
 ENGINES = ("auto", "union", "broadcast")
-# each entry's arguments and defaults: asof_join's (tests hold them equal to its signature)
-ENTRY_DEFAULTS = {
-    "by": (),
-    "direction": "backward",
-    "allow_exact_matches": True,
-    "tolerance": None,
-    "columns": None,
-    "prefix": "",
-    "order_by": None,
-}
+# each entry's arguments and defaults: asof_join's (temporal_joins.defaults)
+ENTRY_DEFAULTS = ASOF_ENTRY
 ENTRY_KEYS = ("right_df", "right_time", *ENTRY_DEFAULTS)
 
 
@@ -134,8 +127,8 @@ def asof_join_many(
     left_df: DataFrame,
     left_time: str,
     rights: list[dict],
-    join_type: str = "left",
-    engine: str = "auto",
+    join_type: str = ASOF_JOIN_MANY["join_type"],
+    engine: str = ASOF_JOIN_MANY["engine"],
 ) -> DataFrame:
     """Point-in-time join of one DataFrame to many: a training set's label spine to its feature tables.
 

@@ -30,6 +30,7 @@ from temporal_joins.broadcast_rule import (
     BROADCAST_MAX_ROWS_PER_KEY,
     spine_fits,
 )
+from temporal_joins.defaults import WINDOW_AGGREGATE as D
 from temporal_joins.window.broadcast import broadcast_grouped
 from temporal_joins.window.output import finish
 from temporal_joins.window.plan import Plan
@@ -68,14 +69,14 @@ def window_aggregate(
     right_df: DataFrame,
     left_time: str,
     right_time: str,
-    by=(),
-    windows=None,
-    aggregates=None,
-    lower_inclusive: bool = False,
-    upper_inclusive: bool = True,
-    direction: str = "backward",
-    prefix: str = "",
-    strategy: str = "auto",
+    by=D["by"],
+    windows=D["windows"],
+    aggregates=D["aggregates"],
+    lower_inclusive: bool = D["lower_inclusive"],
+    upper_inclusive: bool = D["upper_inclusive"],
+    direction: str = D["direction"],
+    prefix: str = D["prefix"],
+    strategy: str = D["strategy"],
 ) -> DataFrame:
     """Lookback (or look-ahead) aggregates of Spark DataFrames, per left row and window.
 
@@ -153,7 +154,20 @@ def window_aggregate(
     |  2| 15|    NULL|         0|
     +---+---+--------+----------+
     """
-    s = build_spec(**locals())  # first statement: the locals are exactly the arguments
+    s = build_spec(
+        left_df=left_df,
+        right_df=right_df,
+        left_time=left_time,
+        right_time=right_time,
+        by=by,
+        windows=windows,
+        aggregates=aggregates,
+        lower_inclusive=lower_inclusive,
+        upper_inclusive=upper_inclusive,
+        direction=direction,
+        prefix=prefix,
+        strategy=strategy,
+    )
     _spark_version.check(MACRO, left_df)
     if s.strategy == "auto":
         # asof_join's rule (temporal_joins.broadcast_rule.spine_fits), on the left keys
