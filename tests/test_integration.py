@@ -50,12 +50,19 @@ def test_integration_project_builds_and_every_test_passes(seeded):
     ):
         assert f"model.temporal_joins_integration_tests.{name}" in models
     assert sum("equal_rowset" in t for t in tests) >= 35
+    # the package's opt-in for a local target (macros/local_target, the project's dbt dispatch block):
+    # the snapshot on parquet, and a seed's empty string cells as NULL (its accepted_values fail on 'None')
+    assert statuses.get("snapshot.temporal_joins_integration_tests.plan_history") == "success"
+    assert sum("accepted_values_null_string_cells" in t for t in tests) == 2
     assert sum("no_future_leakage" in t for t in tests) >= 9
 
 
-def test_no_future_leakage_fails_on_a_forward_join(seeded):
+def test_must_fail_models_fail_their_tests(seeded):
     result = seeded.invoke("build", "--select", "tag:must_fail")
     statuses = _statuses(result)
     leakage = [v for k, v in statuses.items() if "no_future_leakage" in k]
+    rowsets = [v for k, v in statuses.items() if "equal_rowset" in k]
     assert not result.success
     assert leakage == ["fail"], statuses
+    # asof_rows_mismatch; the rows these tests return: tests/test_local_target.py
+    assert rowsets == ["fail", "fail"], statuses

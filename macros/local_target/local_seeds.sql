@@ -1,10 +1,19 @@
 {#-
-  Seeds: an empty cell loads as NULL whatever the column's type. dbt-spark's own load binds
-  every cell, and its `session` connection formats a None binding as the string 'None': a
-  numeric column casts it back to NULL (ANSI off), a string column keeps 'None'. Here a
-  missing cell is written as `null` and only the other cells are bound.
+  Seeds on dbt-spark: an empty cell loads as NULL whatever the column's type.
+  Opt-in, through the user's dispatch search order for the dbt namespace (README, "Snapshots and
+  seeds on a local target"); without it dbt never finds this macro.
+
+  dbt-spark's own load binds every cell, and its `session` connection formats a None binding as
+  the string 'None': a numeric column casts it back to NULL (ANSI off), a string column keeps
+  'None'. Here a missing cell is written as `cast(null as <type>)` and only the other cells are
+  bound, on every connection method (a NULL literal is what the other methods' drivers send for
+  a None binding). On any other adapter (dbt-databricks dispatches to spark__ macros after its
+  own) it defers to dbt's own macro for that adapter.
 -#}
 {% macro spark__load_csv_rows(model, agate_table) %}
+  {%- if adapter.type() != 'spark' -%}
+    {{ return(temporal_joins._tj_dbt_builtin('load_csv_rows')(model, agate_table)) }}
+  {%- endif -%}
   {%- set column_override = model['config'].get('column_types', {}) -%}
   {%- set types = [] -%}
   {%- for col_name in agate_table.column_names -%}
