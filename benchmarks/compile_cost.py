@@ -57,14 +57,24 @@ def _dbt_build(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", _BUILD, *args], cwd=cwd, env=_env(), capture_output=True, text=True)
 
 
+def _demo(checkout: Path) -> tuple[list[str], Path]:
+    """The demo project's folder and extra arguments: demo/ (its own project), or, in a revision from
+    before it moved there, the package's root with the var that enabled its models."""
+    if (checkout / "demo" / "dbt_project.yml").exists():
+        return [], checkout / "demo"
+    return ["--vars", "{temporal_joins_demo: true}"], checkout
+
+
 def build_projects(checkout: Path) -> None:
     """The demo and integration projects built once (their models read what other models wrote, so
     compiling them needs the tables), for the project cases."""
     marker = STATE / "projects.done"
     if marker.exists():
         return
+    demo_args, demo = _demo(checkout)
     for args, cwd in (
-        (["build", "--quiet", "--vars", "{temporal_joins_demo: true}"], checkout),
+        *([(["deps", "--quiet"], demo)] if demo != checkout else []),
+        (["build", "--quiet", *demo_args], demo),
         (["deps", "--quiet"], checkout / "integration_tests"),
         # the tables only: the tests' expectations are the suite's (tests/test_integration.py)
         (
@@ -103,8 +113,9 @@ def _cases(checkout: Path, projects: bool) -> list[tuple[str, list[str], Path]]:
     integration = checkout / "integration_tests"
     cases = []
     if projects:
+        demo_args, demo = _demo(checkout)
         cases += [
-            ("demo project", ["compile", "--vars", "{temporal_joins_demo: true}"], checkout),
+            ("demo project", ["compile", *demo_args], demo),
             ("integration project", ["compile", "--exclude", "tag:must_fail"], integration),
         ]
     for spine in SPINES:
@@ -118,8 +129,9 @@ def _cases(checkout: Path, projects: bool) -> list[tuple[str, list[str], Path]]:
 
 def measure(checkout: Path, repeats: int, projects: bool) -> dict[str, dict]:
     """{case: {seconds: median, queries: data queries while compiling}}."""
-    if not (checkout / "integration_tests" / "dbt_packages").exists():
-        _dbt(["deps", "--quiet"], checkout / "integration_tests")
+    for project in (checkout / "integration_tests", _demo(checkout)[1]):
+        if project != checkout and not (project / "dbt_packages").exists():
+            _dbt(["deps", "--quiet"], project)
     out = {}
     for name, args, cwd in _cases(checkout, projects):
         seconds, queries = [], None

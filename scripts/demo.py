@@ -1,5 +1,6 @@
-"""`make demo`: build the demo project on the in-process local Spark session and print each
-demo model's first rows (a model with another's rows gets one line saying so), then a summary.
+"""`make demo`: build the demo project (demo/, which installs this checkout as a package with
+`local: ../`) on the in-process local Spark session and print each demo model's first rows (a model
+with another's rows gets one line saying so), then a summary.
 
 One process, so dbt's build and the preview share one SparkSession (one JVM start). dbt runs
 with --quiet (errors only) and Spark logs errors only (profiles/log4j2.properties), so the
@@ -17,7 +18,8 @@ from pyspark.sql import SparkSession
 from temporal_joins.dbt_session import install
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMON = ["--project-dir", str(ROOT), "--profiles-dir", str(ROOT / "profiles"), "--vars", "{temporal_joins_demo: true}"]
+DEMO = ROOT / "demo"
+COMMON = ["--project-dir", str(DEMO), "--profiles-dir", str(ROOT / "profiles")]
 ROWS_SHOWN = 4
 
 
@@ -34,6 +36,11 @@ def _table(rows: list[tuple], columns: list[str]) -> list[str]:
 
 def main() -> int:
     install()  # the demo's Python model runs in this process's SparkSession
+    if not (DEMO / "dbt_packages" / "temporal_joins").exists():  # a link to this checkout, made once
+        deps = dbtRunner().invoke(["deps", "--quiet", *COMMON])
+        if not deps.success:
+            print(f"demo: dbt deps failed: {deps.exception}", file=sys.stderr)
+            return 1
     build = dbtRunner().invoke(["build", "--quiet", *COMMON])
     results = list(getattr(build.result, "results", None) or [])
     failed = [r for r in results if str(r.status) not in ("success", "pass")]

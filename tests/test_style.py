@@ -22,7 +22,7 @@ def test_macro_lines_are_at_most_120_characters():
     assert not too_long, f"{len(too_long)} macro line(s) longer than {limit} characters:\n" + "\n".join(too_long)
 
 
-PYTHON_SOURCES = ["src", "tests", "benchmarks", "tools", "scripts", "models", "integration_tests/models"]
+PYTHON_SOURCES = ["src", "tests", "benchmarks", "tools", "scripts", "demo/models", "integration_tests/models"]
 
 
 def _ruff(*args: str) -> subprocess.CompletedProcess:
