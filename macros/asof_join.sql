@@ -7,19 +7,29 @@
 {% macro asof_join(left, right, left_time=none, right_time=none, by=[], direction='backward',
                    allow_exact_matches=true, tolerance=none, join_type='left', columns=none,
                    prefix='', order_by=none, strategy='auto') %}
-  {{ return(adapter.dispatch('asof_join', 'temporal_joins')(left, right, left_time, right_time, by, direction,
-            allow_exact_matches, tolerance, join_type, columns, prefix, order_by, strategy)) }}
+  {{ return(adapter.dispatch('asof_join', 'temporal_joins')(left=left, right=right, left_time=left_time,
+            right_time=right_time, by=by, direction=direction, allow_exact_matches=allow_exact_matches,
+            tolerance=tolerance, join_type=join_type, columns=columns, prefix=prefix, order_by=order_by,
+            strategy=strategy)) }}
 {% endmacro %}
 
-{#- The flavours pass the public macro's arguments, as dispatch gives them, on to the spec, whose signature
-    names them (no defaults there either). -#}
+{#- The flavours declare the public macro's arguments (dispatch passes them by name; their defaults live
+    only in the public signature above) and pass them on to the spec by name. -#}
 
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
-{% macro default__asof_join() %}
-  {{ return(temporal_joins._asof_render(temporal_joins._asof_spec(*varargs, **kwargs), 'spark')) }}
+{% macro default__asof_join(left, right, left_time, right_time, by, direction, allow_exact_matches, tolerance,
+                            join_type, columns, prefix, order_by, strategy) %}
+  {{ return(temporal_joins._asof_render(temporal_joins._asof_spec(left=left, right=right, left_time=left_time,
+            right_time=right_time, by=by, direction=direction, allow_exact_matches=allow_exact_matches,
+            tolerance=tolerance, join_type=join_type, columns=columns, prefix=prefix, order_by=order_by,
+            strategy=strategy), 'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): last_value(x, true) instead of IGNORE NULLS, a UUID row id, no QUALIFY. -#}
-{% macro hive__asof_join() %}
-  {{ return(temporal_joins._asof_render(temporal_joins._asof_spec(*varargs, **kwargs), 'hive')) }}
+{% macro hive__asof_join(left, right, left_time, right_time, by, direction, allow_exact_matches, tolerance, join_type,
+                         columns, prefix, order_by, strategy) %}
+  {{ return(temporal_joins._asof_render(temporal_joins._asof_spec(left=left, right=right, left_time=left_time,
+            right_time=right_time, by=by, direction=direction, allow_exact_matches=allow_exact_matches,
+            tolerance=tolerance, join_type=join_type, columns=columns, prefix=prefix, order_by=order_by,
+            strategy=strategy), 'hive')) }}
 {% endmacro %}

@@ -6,18 +6,21 @@
   strategies of asof/ (union over K entries, broadcast over K entries, exploding chained).
 -#}
 {% macro asof_join_many(left, left_time=none, rights=none, join_type='left', strategy='auto') %}
-  {{ return(adapter.dispatch('asof_join_many', 'temporal_joins')(left, left_time, rights, join_type, strategy)) }}
+  {{ return(adapter.dispatch('asof_join_many', 'temporal_joins')(left=left, left_time=left_time, rights=rights,
+            join_type=join_type, strategy=strategy)) }}
 {% endmacro %}
 
-{#- The flavours pass the public macro's arguments, as dispatch gives them, on to the spec, whose signature
-    names them (no defaults there either). -#}
+{#- The flavours declare the public macro's arguments (dispatch passes them by name; their defaults live
+    only in the public signature above) and pass them on to the spec by name. -#}
 
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
-{% macro default__asof_join_many() %}
-  {{ return(temporal_joins._asof_many_render(temporal_joins._asof_many_spec(*varargs, **kwargs), 'spark')) }}
+{% macro default__asof_join_many(left, left_time, rights, join_type, strategy) %}
+  {{ return(temporal_joins._asof_many_render(temporal_joins._asof_many_spec(left=left, left_time=left_time,
+            rights=rights, join_type=join_type, strategy=strategy), 'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): the same passes in Hive's dialect (_dialect.sql). -#}
-{% macro hive__asof_join_many() %}
-  {{ return(temporal_joins._asof_many_render(temporal_joins._asof_many_spec(*varargs, **kwargs), 'hive')) }}
+{% macro hive__asof_join_many(left, left_time, rights, join_type, strategy) %}
+  {{ return(temporal_joins._asof_many_render(temporal_joins._asof_many_spec(left=left, left_time=left_time,
+            rights=rights, join_type=join_type, strategy=strategy), 'hive')) }}
 {% endmacro %}

@@ -7,21 +7,29 @@
 {% macro interval_aggregate(left, right, left_time=none, right_start=none, right_end=none, value=none, by=[],
                             start_inclusive=true, end_inclusive=true, open_start=false, open_end=false,
                             aggregates=['sum', 'count'], prefix='') %}
-  {{ return(adapter.dispatch('interval_aggregate', 'temporal_joins')(left, right, left_time, right_start, right_end,
-            value, by, start_inclusive, end_inclusive, open_start, open_end, aggregates, prefix)) }}
+  {{ return(adapter.dispatch('interval_aggregate', 'temporal_joins')(left=left, right=right, left_time=left_time,
+            right_start=right_start, right_end=right_end, value=value, by=by, start_inclusive=start_inclusive,
+            end_inclusive=end_inclusive, open_start=open_start, open_end=open_end, aggregates=aggregates,
+            prefix=prefix)) }}
 {% endmacro %}
 
-{#- The flavours pass the public macro's arguments, as dispatch gives them, on to the spec, whose signature
-    names them (no defaults there either). -#}
+{#- The flavours declare the public macro's arguments (dispatch passes them by name; their defaults live
+    only in the public signature above) and pass them on to the spec by name. -#}
 
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
-{% macro default__interval_aggregate() %}
-  {{ return(temporal_joins._interval_aggregate_sql(temporal_joins._interval_aggregate_spec(*varargs, **kwargs),
-            'spark')) }}
+{% macro default__interval_aggregate(left, right, left_time, right_start, right_end, value, by, start_inclusive,
+                                     end_inclusive, open_start, open_end, aggregates, prefix) %}
+  {{ return(temporal_joins._interval_aggregate_sql(temporal_joins._interval_aggregate_spec(left=left, right=right,
+            left_time=left_time, right_start=right_start, right_end=right_end, value=value, by=by,
+            start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start, open_end=open_end,
+            aggregates=aggregates, prefix=prefix), 'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): the sweep needs nothing Hive lacks, so both dialects share one renderer. -#}
-{% macro hive__interval_aggregate() %}
-  {{ return(temporal_joins._interval_aggregate_sql(temporal_joins._interval_aggregate_spec(*varargs, **kwargs),
-            'hive')) }}
+{% macro hive__interval_aggregate(left, right, left_time, right_start, right_end, value, by, start_inclusive,
+                                  end_inclusive, open_start, open_end, aggregates, prefix) %}
+  {{ return(temporal_joins._interval_aggregate_sql(temporal_joins._interval_aggregate_spec(left=left, right=right,
+            left_time=left_time, right_start=right_start, right_end=right_end, value=value, by=by,
+            start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start, open_end=open_end,
+            aggregates=aggregates, prefix=prefix), 'hive')) }}
 {% endmacro %}

@@ -7,20 +7,33 @@
 {% macro interval_join(left, right, left_time=none, right_start=none, right_end=none, by=[], left_start=none,
                        left_end=none, start_inclusive=true, end_inclusive=true, open_start=false, open_end=false,
                        join_type='inner', columns=none, prefix='', bin_size=none, strategy='bucketed') %}
-  {{ return(adapter.dispatch('interval_join', 'temporal_joins')(left, right, left_time, right_start, right_end, by,
-            left_start, left_end, start_inclusive, end_inclusive, open_start, open_end, join_type, columns, prefix,
-            bin_size, strategy)) }}
+  {{ return(adapter.dispatch('interval_join', 'temporal_joins')(left=left, right=right, left_time=left_time,
+            right_start=right_start, right_end=right_end, by=by, left_start=left_start, left_end=left_end,
+            start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start, open_end=open_end,
+            join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size, strategy=strategy)) }}
 {% endmacro %}
 
-{#- The flavours pass the public macro's arguments, as dispatch gives them, on to the spec, whose signature
-    names them (no defaults there either). -#}
+{#- The flavours declare the public macro's arguments (dispatch passes them by name; their defaults live
+    only in the public signature above) and pass them on to the spec by name. -#}
 
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
-{% macro default__interval_join() %}
-  {{ return(temporal_joins._interval_join_sql(temporal_joins._interval_join_spec(*varargs, **kwargs), 'spark')) }}
+{% macro default__interval_join(left, right, left_time, right_start, right_end, by, left_start, left_end,
+                                start_inclusive, end_inclusive, open_start, open_end, join_type, columns, prefix,
+                                bin_size, strategy) %}
+  {{ return(temporal_joins._interval_join_sql(temporal_joins._interval_join_spec(left=left, right=right,
+            left_time=left_time, right_start=right_start, right_end=right_end, by=by, left_start=left_start,
+            left_end=left_end, start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start,
+            open_end=open_end, join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size,
+            strategy=strategy), 'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): no sequence() (bucket copies from posexplode), no unix_micros. -#}
-{% macro hive__interval_join() %}
-  {{ return(temporal_joins._interval_join_sql(temporal_joins._interval_join_spec(*varargs, **kwargs), 'hive')) }}
+{% macro hive__interval_join(left, right, left_time, right_start, right_end, by, left_start, left_end,
+                             start_inclusive, end_inclusive, open_start, open_end, join_type, columns, prefix,
+                             bin_size, strategy) %}
+  {{ return(temporal_joins._interval_join_sql(temporal_joins._interval_join_spec(left=left, right=right,
+            left_time=left_time, right_start=right_start, right_end=right_end, by=by, left_start=left_start,
+            left_end=left_end, start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start,
+            open_end=open_end, join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size,
+            strategy=strategy), 'hive')) }}
 {% endmacro %}

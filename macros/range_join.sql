@@ -7,19 +7,29 @@
 {% macro range_join(left, right, left_time=none, right_time=none, by=[], lower=none, upper=none,
                     lower_inclusive=true, upper_inclusive=true, join_type='inner', columns=none,
                     prefix='', bin_size=none, strategy='bucketed') %}
-  {{ return(adapter.dispatch('range_join', 'temporal_joins')(left, right, left_time, right_time, by, lower, upper,
-            lower_inclusive, upper_inclusive, join_type, columns, prefix, bin_size, strategy)) }}
+  {{ return(adapter.dispatch('range_join', 'temporal_joins')(left=left, right=right, left_time=left_time,
+            right_time=right_time, by=by, lower=lower, upper=upper, lower_inclusive=lower_inclusive,
+            upper_inclusive=upper_inclusive, join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size,
+            strategy=strategy)) }}
 {% endmacro %}
 
-{#- The flavours pass the public macro's arguments, as dispatch gives them, on to the spec, whose signature
-    names them (no defaults there either). -#}
+{#- The flavours declare the public macro's arguments (dispatch passes them by name; their defaults live
+    only in the public signature above) and pass them on to the spec by name. -#}
 
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
-{% macro default__range_join() %}
-  {{ return(temporal_joins._range_join_sql(temporal_joins._range_join_spec(*varargs, **kwargs), 'spark')) }}
+{% macro default__range_join(left, right, left_time, right_time, by, lower, upper, lower_inclusive, upper_inclusive,
+                             join_type, columns, prefix, bin_size, strategy) %}
+  {{ return(temporal_joins._range_join_sql(temporal_joins._range_join_spec(left=left, right=right,
+            left_time=left_time, right_time=right_time, by=by, lower=lower, upper=upper,
+            lower_inclusive=lower_inclusive, upper_inclusive=upper_inclusive, join_type=join_type, columns=columns,
+            prefix=prefix, bin_size=bin_size, strategy=strategy), 'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): no sequence() (bucket copies from posexplode), no unix_micros. -#}
-{% macro hive__range_join() %}
-  {{ return(temporal_joins._range_join_sql(temporal_joins._range_join_spec(*varargs, **kwargs), 'hive')) }}
+{% macro hive__range_join(left, right, left_time, right_time, by, lower, upper, lower_inclusive, upper_inclusive,
+                          join_type, columns, prefix, bin_size, strategy) %}
+  {{ return(temporal_joins._range_join_sql(temporal_joins._range_join_spec(left=left, right=right,
+            left_time=left_time, right_time=right_time, by=by, lower=lower, upper=upper,
+            lower_inclusive=lower_inclusive, upper_inclusive=upper_inclusive, join_type=join_type, columns=columns,
+            prefix=prefix, bin_size=bin_size, strategy=strategy), 'hive')) }}
 {% endmacro %}

@@ -8,19 +8,28 @@
 {% macro window_aggregate(left, right, left_time=none, right_time=none, by=[], windows=none, aggregates=none,
                           lower_inclusive=false, upper_inclusive=true, direction='backward', prefix='',
                           strategy='auto', types=none) %}
-  {{ return(adapter.dispatch('window_aggregate', 'temporal_joins')(left, right, left_time, right_time, by, windows,
-            aggregates, lower_inclusive, upper_inclusive, direction, prefix, strategy, types)) }}
+  {{ return(adapter.dispatch('window_aggregate', 'temporal_joins')(left=left, right=right, left_time=left_time,
+            right_time=right_time, by=by, windows=windows, aggregates=aggregates, lower_inclusive=lower_inclusive,
+            upper_inclusive=upper_inclusive, direction=direction, prefix=prefix, strategy=strategy, types=types)) }}
 {% endmacro %}
 
-{#- The flavours pass the public macro's arguments, as dispatch gives them, on to the spec, whose signature
-    names them (no defaults there either). -#}
+{#- The flavours declare the public macro's arguments (dispatch passes them by name; their defaults live
+    only in the public signature above) and pass them on to the spec by name. -#}
 
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
-{% macro default__window_aggregate() %}
-  {{ return(temporal_joins._window_sql(temporal_joins._window_spec(*varargs, **kwargs), 'spark')) }}
+{% macro default__window_aggregate(left, right, left_time, right_time, by, windows, aggregates, lower_inclusive,
+                                   upper_inclusive, direction, prefix, strategy, types) %}
+  {{ return(temporal_joins._window_sql(temporal_joins._window_spec(left=left, right=right, left_time=left_time,
+            right_time=right_time, by=by, windows=windows, aggregates=aggregates, lower_inclusive=lower_inclusive,
+            upper_inclusive=upper_inclusive, direction=direction, prefix=prefix, strategy=strategy,
+            types=types), 'spark')) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): primitive columns through the window, posexplode for duplicate rows. -#}
-{% macro hive__window_aggregate() %}
-  {{ return(temporal_joins._window_sql(temporal_joins._window_spec(*varargs, **kwargs), 'hive')) }}
+{% macro hive__window_aggregate(left, right, left_time, right_time, by, windows, aggregates, lower_inclusive,
+                                upper_inclusive, direction, prefix, strategy, types) %}
+  {{ return(temporal_joins._window_sql(temporal_joins._window_spec(left=left, right=right, left_time=left_time,
+            right_time=right_time, by=by, windows=windows, aggregates=aggregates, lower_inclusive=lower_inclusive,
+            upper_inclusive=upper_inclusive, direction=direction, prefix=prefix, strategy=strategy,
+            types=types), 'hive')) }}
 {% endmacro %}
