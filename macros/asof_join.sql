@@ -19,17 +19,19 @@
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
 {% macro default__asof_join(left, right, left_time, right_time, by, direction, allow_exact_matches, tolerance,
                             join_type, columns, prefix, order_by, strategy) %}
-  {{ return(temporal_joins._asof_render(temporal_joins._asof_spec(left=left, right=right, left_time=left_time,
-            right_time=right_time, by=by, direction=direction, allow_exact_matches=allow_exact_matches,
-            tolerance=tolerance, join_type=join_type, columns=columns, prefix=prefix, order_by=order_by,
-            strategy=strategy), 'spark')) }}
+  {%- set spec = temporal_joins._asof_spec(left=left, right=right, left_time=left_time, right_time=right_time, by=by,
+        direction=direction, allow_exact_matches=allow_exact_matches, tolerance=tolerance, join_type=join_type,
+        columns=columns, prefix=prefix, order_by=order_by, strategy=strategy) -%}
+  {%- do spec.update({'dialect': temporal_joins.tj_dialect()}) -%}
+  {{ return(temporal_joins._asof_render(spec)) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): last_value(x, true) instead of IGNORE NULLS, a UUID row id, no QUALIFY. -#}
 {% macro hive__asof_join(left, right, left_time, right_time, by, direction, allow_exact_matches, tolerance, join_type,
                          columns, prefix, order_by, strategy) %}
-  {{ return(temporal_joins._asof_render(temporal_joins._asof_spec(left=left, right=right, left_time=left_time,
-            right_time=right_time, by=by, direction=direction, allow_exact_matches=allow_exact_matches,
-            tolerance=tolerance, join_type=join_type, columns=columns, prefix=prefix, order_by=order_by,
-            strategy=strategy), 'hive')) }}
+  {%- set spec = temporal_joins._asof_spec(left=left, right=right, left_time=left_time, right_time=right_time, by=by,
+        direction=direction, allow_exact_matches=allow_exact_matches, tolerance=tolerance, join_type=join_type,
+        columns=columns, prefix=prefix, order_by=order_by, strategy=strategy) -%}
+  {%- do spec.update({'dialect': temporal_joins.hive__tj_dialect()}) -%}
+  {{ return(temporal_joins._asof_render(spec)) }}
 {% endmacro %}

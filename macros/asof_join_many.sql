@@ -15,12 +15,16 @@
 
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
 {% macro default__asof_join_many(left, left_time, rights, join_type, strategy) %}
-  {{ return(temporal_joins._asof_many_render(temporal_joins._asof_many_spec(left=left, left_time=left_time,
-            rights=rights, join_type=join_type, strategy=strategy), 'spark')) }}
+  {%- set spec = temporal_joins._asof_many_spec(left=left, left_time=left_time, rights=rights, join_type=join_type,
+        strategy=strategy) -%}
+  {%- do spec.update({'dialect': temporal_joins.tj_dialect()}) -%}
+  {{ return(temporal_joins._asof_many_render(spec)) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): the same passes in Hive's dialect (_dialect.sql). -#}
 {% macro hive__asof_join_many(left, left_time, rights, join_type, strategy) %}
-  {{ return(temporal_joins._asof_many_render(temporal_joins._asof_many_spec(left=left, left_time=left_time,
-            rights=rights, join_type=join_type, strategy=strategy), 'hive')) }}
+  {%- set spec = temporal_joins._asof_many_spec(left=left, left_time=left_time, rights=rights, join_type=join_type,
+        strategy=strategy) -%}
+  {%- do spec.update({'dialect': temporal_joins.hive__tj_dialect()}) -%}
+  {{ return(temporal_joins._asof_many_render(spec)) }}
 {% endmacro %}

@@ -19,17 +19,21 @@
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
 {% macro default__interval_aggregate(left, right, left_time, right_start, right_end, value, by, start_inclusive,
                                      end_inclusive, open_start, open_end, aggregates, prefix) %}
-  {{ return(temporal_joins._interval_aggregate_sql(temporal_joins._interval_aggregate_spec(left=left, right=right,
-            left_time=left_time, right_start=right_start, right_end=right_end, value=value, by=by,
-            start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start, open_end=open_end,
-            aggregates=aggregates, prefix=prefix), 'spark')) }}
+  {%- set spec = temporal_joins._interval_aggregate_spec(left=left, right=right, left_time=left_time,
+        right_start=right_start, right_end=right_end, value=value, by=by, start_inclusive=start_inclusive,
+        end_inclusive=end_inclusive, open_start=open_start, open_end=open_end, aggregates=aggregates,
+        prefix=prefix) -%}
+  {%- do spec.update({'dialect': temporal_joins.tj_dialect()}) -%}
+  {{ return(temporal_joins._interval_aggregate_sql(spec)) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): the sweep needs nothing Hive lacks, so both dialects share one renderer. -#}
 {% macro hive__interval_aggregate(left, right, left_time, right_start, right_end, value, by, start_inclusive,
                                   end_inclusive, open_start, open_end, aggregates, prefix) %}
-  {{ return(temporal_joins._interval_aggregate_sql(temporal_joins._interval_aggregate_spec(left=left, right=right,
-            left_time=left_time, right_start=right_start, right_end=right_end, value=value, by=by,
-            start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start, open_end=open_end,
-            aggregates=aggregates, prefix=prefix), 'hive')) }}
+  {%- set spec = temporal_joins._interval_aggregate_spec(left=left, right=right, left_time=left_time,
+        right_start=right_start, right_end=right_end, value=value, by=by, start_inclusive=start_inclusive,
+        end_inclusive=end_inclusive, open_start=open_start, open_end=open_end, aggregates=aggregates,
+        prefix=prefix) -%}
+  {%- do spec.update({'dialect': temporal_joins.hive__tj_dialect()}) -%}
+  {{ return(temporal_joins._interval_aggregate_sql(spec)) }}
 {% endmacro %}

@@ -20,20 +20,22 @@
 {% macro default__interval_join(left, right, left_time, right_start, right_end, by, left_start, left_end,
                                 start_inclusive, end_inclusive, open_start, open_end, join_type, columns, prefix,
                                 bin_size, strategy) %}
-  {{ return(temporal_joins._interval_join_sql(temporal_joins._interval_join_spec(left=left, right=right,
-            left_time=left_time, right_start=right_start, right_end=right_end, by=by, left_start=left_start,
-            left_end=left_end, start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start,
-            open_end=open_end, join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size,
-            strategy=strategy), 'spark')) }}
+  {%- set spec = temporal_joins._interval_join_spec(left=left, right=right, left_time=left_time,
+        right_start=right_start, right_end=right_end, by=by, left_start=left_start, left_end=left_end,
+        start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start, open_end=open_end,
+        join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size, strategy=strategy) -%}
+  {%- do spec.update({'dialect': temporal_joins.tj_dialect()}) -%}
+  {{ return(temporal_joins._interval_join_sql(spec)) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): no sequence() (bucket copies from posexplode), no unix_micros. -#}
 {% macro hive__interval_join(left, right, left_time, right_start, right_end, by, left_start, left_end,
                              start_inclusive, end_inclusive, open_start, open_end, join_type, columns, prefix,
                              bin_size, strategy) %}
-  {{ return(temporal_joins._interval_join_sql(temporal_joins._interval_join_spec(left=left, right=right,
-            left_time=left_time, right_start=right_start, right_end=right_end, by=by, left_start=left_start,
-            left_end=left_end, start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start,
-            open_end=open_end, join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size,
-            strategy=strategy), 'hive')) }}
+  {%- set spec = temporal_joins._interval_join_spec(left=left, right=right, left_time=left_time,
+        right_start=right_start, right_end=right_end, by=by, left_start=left_start, left_end=left_end,
+        start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start, open_end=open_end,
+        join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size, strategy=strategy) -%}
+  {%- do spec.update({'dialect': temporal_joins.hive__tj_dialect()}) -%}
+  {{ return(temporal_joins._interval_join_sql(spec)) }}
 {% endmacro %}

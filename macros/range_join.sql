@@ -19,17 +19,19 @@
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
 {% macro default__range_join(left, right, left_time, right_time, by, lower, upper, lower_inclusive, upper_inclusive,
                              join_type, columns, prefix, bin_size, strategy) %}
-  {{ return(temporal_joins._range_join_sql(temporal_joins._range_join_spec(left=left, right=right,
-            left_time=left_time, right_time=right_time, by=by, lower=lower, upper=upper,
-            lower_inclusive=lower_inclusive, upper_inclusive=upper_inclusive, join_type=join_type, columns=columns,
-            prefix=prefix, bin_size=bin_size, strategy=strategy), 'spark')) }}
+  {%- set spec = temporal_joins._range_join_spec(left=left, right=right, left_time=left_time, right_time=right_time,
+        by=by, lower=lower, upper=upper, lower_inclusive=lower_inclusive, upper_inclusive=upper_inclusive,
+        join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size, strategy=strategy) -%}
+  {%- do spec.update({'dialect': temporal_joins.tj_dialect()}) -%}
+  {{ return(temporal_joins._range_join_sql(spec)) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): no sequence() (bucket copies from posexplode), no unix_micros. -#}
 {% macro hive__range_join(left, right, left_time, right_time, by, lower, upper, lower_inclusive, upper_inclusive,
                           join_type, columns, prefix, bin_size, strategy) %}
-  {{ return(temporal_joins._range_join_sql(temporal_joins._range_join_spec(left=left, right=right,
-            left_time=left_time, right_time=right_time, by=by, lower=lower, upper=upper,
-            lower_inclusive=lower_inclusive, upper_inclusive=upper_inclusive, join_type=join_type, columns=columns,
-            prefix=prefix, bin_size=bin_size, strategy=strategy), 'hive')) }}
+  {%- set spec = temporal_joins._range_join_spec(left=left, right=right, left_time=left_time, right_time=right_time,
+        by=by, lower=lower, upper=upper, lower_inclusive=lower_inclusive, upper_inclusive=upper_inclusive,
+        join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size, strategy=strategy) -%}
+  {%- do spec.update({'dialect': temporal_joins.hive__tj_dialect()}) -%}
+  {{ return(temporal_joins._range_join_sql(spec)) }}
 {% endmacro %}

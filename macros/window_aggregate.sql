@@ -19,17 +19,19 @@
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
 {% macro default__window_aggregate(left, right, left_time, right_time, by, windows, aggregates, lower_inclusive,
                                    upper_inclusive, direction, prefix, strategy, types) %}
-  {{ return(temporal_joins._window_sql(temporal_joins._window_spec(left=left, right=right, left_time=left_time,
-            right_time=right_time, by=by, windows=windows, aggregates=aggregates, lower_inclusive=lower_inclusive,
-            upper_inclusive=upper_inclusive, direction=direction, prefix=prefix, strategy=strategy,
-            types=types), 'spark')) }}
+  {%- set spec = temporal_joins._window_spec(left=left, right=right, left_time=left_time, right_time=right_time,
+        by=by, windows=windows, aggregates=aggregates, lower_inclusive=lower_inclusive,
+        upper_inclusive=upper_inclusive, direction=direction, prefix=prefix, strategy=strategy, types=types) -%}
+  {%- do spec.update({'dialect': temporal_joins.tj_dialect()}) -%}
+  {{ return(temporal_joins._window_sql(spec)) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): primitive columns through the window, posexplode for duplicate rows. -#}
 {% macro hive__window_aggregate(left, right, left_time, right_time, by, windows, aggregates, lower_inclusive,
                                 upper_inclusive, direction, prefix, strategy, types) %}
-  {{ return(temporal_joins._window_sql(temporal_joins._window_spec(left=left, right=right, left_time=left_time,
-            right_time=right_time, by=by, windows=windows, aggregates=aggregates, lower_inclusive=lower_inclusive,
-            upper_inclusive=upper_inclusive, direction=direction, prefix=prefix, strategy=strategy,
-            types=types), 'hive')) }}
+  {%- set spec = temporal_joins._window_spec(left=left, right=right, left_time=left_time, right_time=right_time,
+        by=by, windows=windows, aggregates=aggregates, lower_inclusive=lower_inclusive,
+        upper_inclusive=upper_inclusive, direction=direction, prefix=prefix, strategy=strategy, types=types) -%}
+  {%- do spec.update({'dialect': temporal_joins.hive__tj_dialect()}) -%}
+  {{ return(temporal_joins._window_sql(spec)) }}
 {% endmacro %}

@@ -18,18 +18,18 @@
   candidate branch per entry against the one broadcast of the left rows, and one hash
   aggregate keeping every entry's best candidate (tj__m<i>).
 -#}
-{% macro _asof_broadcast_sql(p, dialect) %}
-  {%- set lt = temporal_joins._tj_time_value('tj__lsrc.' ~ temporal_joins._tj_q(p.left_time),
-                                            temporal_joins._asof_left_nan(p.entries), dialect) -%}
+{% macro _asof_broadcast_sql(p) %}
+  {%- set lt = p.dialect.time_value('tj__lsrc.' ~ temporal_joins._tj_q(p.left_time),
+                                    temporal_joins._asof_left_nan(p.entries)) -%}
   {#- per entry: its join predicate, how its candidates rank, and its values tj__v<n> (numbered across entries) -#}
   {%- set picks = [] -%}
   {%- set n_values = [] -%}
   {%- for e in p.entries -%}
     {%- set raw_rt = 'tj__rsrc.' ~ temporal_joins._tj_q(e.right_time) -%}
-    {%- set rt = temporal_joins._tj_time_value(raw_rt, e.right_nan, dialect) -%}
-    {%- set keys = temporal_joins._asof_key_values(e, 'tj__lsrc', 'tj__rsrc', dialect, true) -%}
+    {%- set rt = p.dialect.time_value(raw_rt, e.right_nan) -%}
+    {%- set keys = temporal_joins._asof_key_values(p, e, 'tj__lsrc', 'tj__rsrc', true) -%}
     {%- set on = temporal_joins._asof_candidate_conditions(e, lt, rt, keys)
-          + temporal_joins._asof_prune_conditions(e, p.bounds, raw_rt, dialect) -%}
+          + temporal_joins._asof_prune_conditions(p, e, raw_rt) -%}
     {%- set values = [] -%}
     {%- set names = [] -%}
     {%- for rc in e.right_columns -%}
@@ -82,7 +82,7 @@ from (
     {{ g.name }},
     {%- endfor %}
     {%- for pick in picks %}
-    {{ temporal_joins._tj_arg_extreme(pick.best.agg, pick.order, pick['values'], pick.names, dialect)
+    {{ p.dialect.arg_extreme(pick.best.agg, pick.order, pick['values'], pick.names)
     }} as tj__m{{ loop.index0 }},
     count({{ pick.order }}) as tj__matches{{ loop.index0 }},
     {%- endfor %}
@@ -94,10 +94,10 @@ from (
       {%- endfor %}
       {%- for pick in picks %}
       {%- for name, expr in pick.crossing %}
-      {{ temporal_joins._tj_absent(dialect) }} as {{ name }},
+      {{ p.dialect.absent() }} as {{ name }},
       {%- endfor %}
       {%- for v in pick['values'] %}
-      {{ temporal_joins._tj_absent(dialect) }} as {{ v }},
+      {{ p.dialect.absent() }} as {{ v }},
       {%- endfor %}
       {%- endfor %}
       1 as tj__copy
@@ -114,15 +114,15 @@ from (
       {%- for other in picks %}
       {%- set mine = loop.index0 == i %}
       {%- for name, expr in other.crossing %}
-      {{ expr if mine else temporal_joins._tj_absent(dialect) }} as {{ name }},
+      {{ expr if mine else p.dialect.absent() }} as {{ name }},
       {%- endfor %}
       {%- for v in other['values'] %}
       {{ ('tj__rsrc.' ~ temporal_joins._tj_q(e.right_columns[loop.index0].source)) if mine
-         else temporal_joins._tj_absent(dialect) }} as {{ v }},
+         else p.dialect.absent() }} as {{ v }},
       {%- endfor %}
       {%- endfor %}
       0 as tj__copy
-    from {{ temporal_joins._asof_pruned_right(e, p.bounds, dialect) }} as tj__rsrc
+    from {{ temporal_joins._asof_pruned_right(p, e) }} as tj__rsrc
     inner join {{ p.left }} as tj__lsrc
       on {{ pick.on | join('\n      and ') }}
     {%- endfor %}

@@ -6,7 +6,7 @@
   Rows are numbered per left-row id, not per (key, time): duplicate left rows each get
   their own match. The tolerance goes into the ON clause so fewer candidates survive.
 -#}
-{% macro _asof_exploding_sql(spec, dialect) %}
+{% macro _asof_exploding_sql(spec) %}
   {%- set lt = 'tj__left.tj__t' -%}
   {%- set rt = 'tj__right.tj__t' -%}
   {%- set key_columns = [] -%}
@@ -14,7 +14,7 @@
     {%- do key_columns.append(['tj__left.tj__k' ~ loop.index0, 'tj__right.tj__k' ~ loop.index0]) -%}
   {%- endfor -%}
   {%- set on = temporal_joins._asof_candidate_conditions(spec, lt, rt, key_columns) -%}
-  {%- set keys = temporal_joins._asof_key_values(spec, 'tj__lsrc', 'tj__rsrc', dialect, true) -%}
+  {%- set keys = temporal_joins._asof_key_values(spec, spec, 'tj__lsrc', 'tj__rsrc', true) -%}
   {%- if spec.direction == 'backward' -%}
     {%- set rank = [rt ~ ' desc'] -%}
   {%- elif spec.direction == 'forward' -%}
@@ -26,8 +26,8 @@
   {%- endif -%}
   {%- if not on -%}{%- do on.append('1 = 1') -%}{%- endif -%}
   {%- for ob in spec.order_by -%}{%- do rank.append('tj__right.tj__o' ~ loop.index0 ~ ' desc') -%}{%- endfor -%}
-  {%- set prune = temporal_joins._asof_prune_conditions(spec, spec.bounds,
-        'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time), dialect) -%}
+  {%- set prune = temporal_joins._asof_prune_conditions(spec, spec,
+        'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time)) -%}
 select
   {{ temporal_joins._tj_unpack('tj__l', spec.left_columns, 'tj__m', spec.right_columns) }}
 from (
@@ -37,11 +37,11 @@ from (
     row_number() over (partition by tj__left.tj__id order by {{ rank | join(', ') }}) as tj__rn
   from (
     select
-      {{ temporal_joins._tj_row_id(dialect) }} as tj__id,
+      {{ spec.dialect.row_id() }} as tj__id,
       {%- for pair in keys %}
       {{ pair[0] }} as tj__k{{ loop.index0 }},
       {%- endfor %}
-      {{ temporal_joins._tj_time_value('tj__lsrc.' ~ temporal_joins._tj_q(spec.left_time), spec.left_nan, dialect)
+      {{ spec.dialect.time_value('tj__lsrc.' ~ temporal_joins._tj_q(spec.left_time), spec.left_nan)
       }} as tj__t,
       {{ temporal_joins._tj_pack_left('tj__lsrc', spec.left_columns) }} as tj__l
     from {{ spec.left }} as tj__lsrc
@@ -54,10 +54,10 @@ from (
       {%- for ob in spec.order_by %}
       tj__rsrc.{{ temporal_joins._tj_q(ob) }} as tj__o{{ loop.index0 }},
       {%- endfor %}
-      {{ temporal_joins._tj_time_value('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time), spec.right_nan, dialect)
+      {{ spec.dialect.time_value('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time), spec.right_nan)
       }} as tj__t,
       {{ temporal_joins._tj_pack_right('tj__rsrc', spec.right_columns) }} as tj__m
-    from {{ temporal_joins._asof_pruned_right(spec, spec.bounds, dialect) }} as tj__rsrc
+    from {{ temporal_joins._asof_pruned_right(spec, spec) }} as tj__rsrc
     {%- if prune %}
     where {{ prune | join(' and ') }}
     {%- endif %}

@@ -157,11 +157,8 @@
 
 {#- The SQL: each pass reads the previous one's output (a subquery) as its left side; the last select
     puts the entries' columns in the entries' order when the passes changed it. -#}
-{% macro _asof_many_render(spec, dialect) %}
-  {%- if dialect == 'hive' and spec.left_columns is none and execute -%}
-    {{ temporal_joins._tj_fail(spec.macro, 'left', 'a Relation (ref/source) or schema.table for the Hive flavour,'
-         ~ ' whose columns can be looked up (HiveQL cannot expand a struct column with .*)', spec.left) }}
-  {%- endif -%}
+{% macro _asof_many_render(spec) %}
+  {%- do temporal_joins._tj_check_left_columns(spec) -%}
   {%- set current = {'sql': spec.left, 'columns': spec.left_info.columns} -%}
   {%- set order = [] -%}
   {%- for pass in spec.passes -%}
@@ -171,18 +168,19 @@
           'macro': spec.macro, 'left': current.sql, 'left_info': current,
           'left_columns': temporal_joins._tj_left_names(current), 'left_time': spec.left_time,
           'join_type': spec.join_type, 'strategy': pass.strategy, 'bounds': spec.bounds, 'entries': pass.entries,
-          'left_carried': {}, 'time_ranges': none, 'flat': temporal_joins._tj_flat_rows(dialect)}) -%}
+          'left_carried': {}, 'time_ranges': none, 'flat': spec.dialect.flat_rows(),
+          'dialect': spec.dialect}) -%}
     {%- if pass.strategy == 'union' -%}
       {%- do p.update({'left_carried': temporal_joins._asof_left_carried(current, spec.left_time, pass.entries)}) -%}
       {%- if not pass.entries[0].by -%}
         {%- do p.update({'time_ranges': temporal_joins._asof_time_ranges(spec.macro, current, spec.left_time,
               pass.entries[0].right_info, pass.entries[0].right_time)}) -%}
       {%- endif -%}
-      {%- set sql = temporal_joins._asof_union_sql(p, dialect) -%}
+      {%- set sql = temporal_joins._asof_union_sql(p) -%}
     {%- elif pass.strategy == 'broadcast' -%}
-      {%- set sql = temporal_joins._asof_broadcast_sql(p, dialect) -%}
+      {%- set sql = temporal_joins._asof_broadcast_sql(p) -%}
     {%- else -%}
-      {%- set sql = temporal_joins._asof_exploding_sql(p, dialect) -%}
+      {%- set sql = temporal_joins._asof_exploding_sql(p) -%}
     {%- endif -%}
     {#- the next pass's left side: this output, with the columns it added -#}
     {%- set columns = none -%}

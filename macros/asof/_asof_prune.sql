@@ -34,25 +34,26 @@
     `bounds`). Measured when the query runs, never while compiling: Spark computes scalar subqueries;
     Hive 2.3 has none outside top-level conjuncts (tools/hive/FINDINGS.md), so its flavour joins the
     one-row aggregate to the right side (_asof_pruned_right). -#}
-{% macro _asof_bounds(bounds, dialect) %}
-  {%- if dialect in bounds -%}{{ return(bounds[dialect]) }}{%- endif -%}
-  {%- set lt = temporal_joins._tj_time_value('tj__bsrc.' ~ temporal_joins._tj_q(bounds.left_time), bounds.left_nan,
-                                            dialect) -%}
+{% macro _asof_bounds(p) %}
+  {%- set bounds = p.bounds -%}
+  {%- if p.dialect.name in bounds -%}{{ return(bounds[p.dialect.name]) }}{%- endif -%}
+  {%- set lt = p.dialect.time_value('tj__bsrc.' ~ temporal_joins._tj_q(bounds.left_time), bounds.left_nan) -%}
   {%- set source = ' from ' ~ bounds.left_info.sql ~ ' as tj__bsrc' -%}
-  {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
+  {%- if p.dialect.run_time_scalars() -%}
     {%- set found = {'lo': '(select min(' ~ lt ~ ')' ~ source ~ ')', 'hi': '(select max(' ~ lt ~ ')' ~ source ~ ')'} -%}
   {%- else -%}
     {%- set found = {'lo': 'tj__bnd.tj__lo', 'hi': 'tj__bnd.tj__hi',
                      'relation': '(select min(' ~ lt ~ ') as tj__lo, max(' ~ lt ~ ') as tj__hi' ~ source ~ ')'} -%}
   {%- endif -%}
-  {%- do bounds.update({dialect: found}) -%}
+  {%- do bounds.update({p.dialect.name: found}) -%}
   {{ return(found) }}
 {% endmacro %}
 
 {#- Entry e's right side as the strategies read it: e.right, or (Hive, when it is pruned) only its rows that
     can match, joined to the one-row bounds (no left rows: null bounds, no right row). -#}
-{% macro _asof_pruned_right(e, bounds, dialect) %}
-  {%- set found = temporal_joins._asof_bounds(bounds, dialect) if bounds is not none else none -%}
+{% macro _asof_pruned_right(p, e) %}
+  {%- set bounds = p.bounds -%}
+  {%- set found = temporal_joins._asof_bounds(p) if p.bounds is not none else none -%}
   {%- if found is none or 'relation' not in found -%}{{ return(e.right) }}{%- endif -%}
   {%- set conditions = temporal_joins._asof_prune_predicates(e, bounds, found,
         'tj__rp.' ~ temporal_joins._tj_q(e.right_time)) -%}
@@ -65,9 +66,10 @@
 
 {#- The pruning conditions on entry e's right time rt, inline in the strategy's SQL (a list, empty without
     bounds, and for Hive, which prunes in _asof_pruned_right). -#}
-{% macro _asof_prune_conditions(e, bounds, rt, dialect) %}
+{% macro _asof_prune_conditions(p, e, rt) %}
+  {%- set bounds = p.bounds -%}
   {%- if bounds is none -%}{{ return([]) }}{%- endif -%}
-  {%- set found = temporal_joins._asof_bounds(bounds, dialect) -%}
+  {%- set found = temporal_joins._asof_bounds(p) -%}
   {%- if 'relation' in found -%}{{ return([]) }}{%- endif -%}
   {{ return(temporal_joins._asof_prune_predicates(e, bounds, found, rt)) }}
 {% endmacro %}

@@ -141,32 +141,29 @@
 {% endmacro %}
 
 {#- Each key pair [left expr, right expr] of entry e (`by` order) as _tj_key_value compares it. -#}
-{% macro _asof_key_values(e, left_alias, right_alias, dialect, join) %}
+{% macro _asof_key_values(p, e, left_alias, right_alias, join) %}
   {%- set out = [] -%}
   {%- for pair in e.by -%}
     {%- set is_float = e.float_keys[pair[0] | lower] -%}
     {%- set lk = left_alias ~ '.' ~ temporal_joins._tj_q(pair[0]) -%}
     {%- set rk = right_alias ~ '.' ~ temporal_joins._tj_q(pair[1]) -%}
-    {%- do out.append([temporal_joins._tj_key_value(lk, is_float, dialect, join),
-                       temporal_joins._tj_key_value(rk, is_float, dialect, join)]) -%}
+    {%- do out.append([p.dialect.key_value(lk, is_float, join),
+                       p.dialect.key_value(rk, is_float, join)]) -%}
   {%- endfor -%}
   {{ return(out) }}
 {% endmacro %}
 
-{% macro _asof_render(spec, dialect) %}
+{% macro _asof_render(spec) %}
   {#- Spark expands the packed left row with `struct.*`; HiveQL cannot, so it needs the left columns. -#}
-  {%- if dialect == 'hive' and spec.left_columns is none and execute -%}
-    {{ temporal_joins._tj_fail(spec.macro, 'left', 'a Relation (ref/source) or schema.table for the Hive flavour,'
-         ~ ' whose columns can be looked up (HiveQL cannot expand a struct column with .*)', spec.left) }}
-  {%- endif -%}
-  {#- flat rows (Hive): only primitive columns through UNION ALL and windows (_tj_flat_rows) -#}
-  {%- do spec.update({'flat': temporal_joins._tj_flat_rows(dialect) and spec.left_columns is not none}) -%}
+  {%- do temporal_joins._tj_check_left_columns(spec) -%}
+  {#- flat rows (Hive): only primitive columns through UNION ALL and windows (tj_flat_rows) -#}
+  {%- do spec.update({'flat': spec.dialect.flat_rows() and spec.left_columns is not none}) -%}
   {%- if spec.strategy == 'exploding' -%}
-    {{ return(temporal_joins._asof_exploding_sql(spec, dialect)) }}
+    {{ return(temporal_joins._asof_exploding_sql(spec)) }}
   {%- elif spec.strategy == 'broadcast' -%}
-    {{ return(temporal_joins._asof_broadcast_sql(spec, dialect)) }}
+    {{ return(temporal_joins._asof_broadcast_sql(spec)) }}
   {%- else -%}
-    {{ return(temporal_joins._asof_union_sql(spec, dialect)) }}
+    {{ return(temporal_joins._asof_union_sql(spec)) }}
   {%- endif -%}
 {% endmacro %}
 

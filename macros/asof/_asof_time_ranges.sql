@@ -46,16 +46,17 @@
     scalar subqueries, and a query that runs twice must split alike (an approximate quantile merges its partial
     results in arrival order): equal widths between the right side's least and greatest time, found by a binary
     search over them. Either way measured when the query runs; any splits give the same rows. -#}
-{% macro _asof_time_splits(ranges, dialect) %}
+{% macro _asof_time_splits(p) %}
+  {%- set ranges = p.time_ranges -%}
   {%- if ranges is none -%}{{ return(none) }}{%- endif -%}
-  {%- if dialect in ranges -%}{{ return(ranges[dialect]) }}{%- endif -%}
+  {%- if p.dialect.name in ranges -%}{{ return(ranges[p.dialect.name]) }}{%- endif -%}
   {#- hot keys (_asof_hot_keys.sql): the lookup, from literal splits; the Spark flavour only -#}
   {%- if 'hot_check' in ranges -%}
     {{ return({'count': ranges.count, 'edges': none}
-              if temporal_joins._tj_run_time_scalars(dialect) and temporal_joins._asof_hot_measure(ranges) else none) }}
+              if p.dialect.run_time_scalars() and temporal_joins._asof_hot_measure(ranges) else none) }}
   {%- endif -%}
   {%- set splits = {'count': ranges.count, 'edges': none} -%}
-  {%- if not temporal_joins._tj_run_time_scalars(dialect) -%}
+  {%- if not p.dialect.run_time_scalars() -%}
     {#- no right rows: null ends, every row in the last range -#}
     {%- set edges = [] -%}
     {%- for i in range(1, ranges.count) -%}
@@ -63,7 +64,7 @@
     {%- endfor -%}
     {%- do splits.update({'edges': edges}) -%}
   {%- endif -%}
-  {%- do ranges.update({dialect: splits}) -%}
+  {%- do ranges.update({p.dialect.name: splits}) -%}
   {{ return(splits) }}
 {% endmacro %}
 
@@ -75,11 +76,12 @@
     side's least and greatest time image) and tj__map (per step of that span, its range: how many quantiles lie at
     or below the step's lower edge), from one scalar subquery that Spark plans once however many places join it.
     Hive: tj__lo and tj__hi. probe: a column of the rows. -#}
-{% macro _asof_time_splits_join(ranges, dialect, probe) %}
+{% macro _asof_time_splits_join(p, probe) %}
+  {%- set ranges = p.time_ranges -%}
   {%- if ranges is none -%}{{ return('') }}{%- endif -%}
   {%- set image = temporal_joins._asof_time_image('tj__qsrc.' ~ temporal_joins._tj_q(ranges.right_time),
                                                   ranges.kind) -%}
-  {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
+  {%- if p.dialect.run_time_scalars() -%}
     {#- hot keys: the quantiles of their right rows' times only -#}
     {%- set query = temporal_joins._asof_time_splits_sql(
           temporal_joins._asof_hot_right_sql(ranges) if 'hot_check' in ranges else ranges.right_info.sql,
@@ -163,13 +165,12 @@
   fields (tj__last<i> / tj__first<i>, with its candidate count tj__nlast / tj__nfirst) enter the window
   as primitive columns.
 -#}
-{% macro _asof_range_carries_sql(spec, splits, dialect) %}
-  {%- set rt = temporal_joins._tj_time_value('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time), spec.right_nan,
-                                            dialect) -%}
+{% macro _asof_range_carries_sql(spec, splits) %}
+  {%- set rt = spec.dialect.time_value('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time), spec.right_nan) -%}
   {%- set anchor = {'numeric_integral': '0', 'date': "date '1970-01-01'",
                     'timestamp': "cast('1970-01-01 00:00:00' as " ~ spec.time_ranges.right_type ~ ")"
                    }.get(spec.kind, '0') -%}
-  {%- set flat = temporal_joins._tj_flat_rows(dialect) -%}
+  {%- set flat = spec.dialect.flat_rows() -%}
   {%- set values = [] -%}
   {%- set names = [] -%}
   {%- for rc in spec.right_columns -%}
@@ -182,7 +183,7 @@
                                             ['forward', 'tj__first', 'tj__carry_fwd', 'tj__ofirst']]
         if spec.direction in [direction, 'nearest'] -%}
     {%- set pick = temporal_joins._asof_candidate_order(spec, direction, anchor, rt) -%}
-    {%- set rank = temporal_joins._tj_candidate_rank(pick, order ~ '0 is not null', dialect, name=order) -%}
+    {%- set rank = spec.dialect.candidate_rank(pick, order ~ '0 is not null', name=order) -%}
     {%- set fields = [] -%}
     {%- for n in names -%}{%- do fields.append(best ~ loop.index0) -%}{%- endfor -%}
     {%- do sides.append({'direction': direction, 'best': best, 'carry': carry, 'rank': rank, 'pick': pick,
@@ -197,7 +198,7 @@
   {#- hot keys (_asof_hot_keys.sql): per (keys, range) of the hot keys' rows; each (key, range) of a left row
       gets a placeholder row -#}
   {%- set hot = 'hot_check' in spec.time_ranges -%}
-  {%- set key_pairs = temporal_joins._asof_key_values(spec.entries[0], 'tj__lsrc', 'tj__rsrc', dialect, false)
+  {%- set key_pairs = temporal_joins._asof_key_values(spec, spec.entries[0], 'tj__lsrc', 'tj__rsrc', false)
         if hot else [] -%}
   {%- set keys = [] -%}
   {%- set right_keys = [] -%}
@@ -208,12 +209,12 @@
     {%- do right_keys.append(pair[1]) -%}
   {%- endfor -%}
   {%- set by_keys = keys | join(', ') ~ ', ' if keys else '' -%}
-  {%- set left_time = temporal_joins._tj_time_value('tj__lsrc.' ~ temporal_joins._tj_q(spec.left_time),
-                                                   temporal_joins._asof_left_nan(spec.entries), dialect) -%}
+  {%- set left_time = spec.dialect.time_value('tj__lsrc.' ~ temporal_joins._tj_q(spec.left_time),
+                                           temporal_joins._asof_left_nan(spec.entries)) -%}
 select {{ by_keys }}tj__trange
   {%- for s in sides %},
-  {{ temporal_joins._tj_last_ignore_nulls(temporal_joins._tj_pack_flat(s.fields, names, s.count ~ ' > 0') if flat
-     else temporal_joins._asof_repack(s.best, names), dialect)
+  {{ spec.dialect.last_ignore_nulls(temporal_joins._tj_pack_flat(s.fields, names, s.count ~ ' > 0') if flat
+     else temporal_joins._asof_repack(s.best, names))
   }} over ({{ 'partition by ' ~ keys | join(', ') ~ ' ' if keys }}order by tj__trange {{
      'asc' if s.direction == 'backward' else 'desc' }} rows between unbounded preceding and 1 preceding)
   as {{ s.carry }}
@@ -228,8 +229,8 @@ from (
 {%- endif %}
   select {{ by_keys }}tj__trange
     {%- for s in sides %},
-    {%- set extreme = temporal_joins._tj_arg_extreme(s.pick.agg, s.rank.order, values, names, dialect,
-                                                     s.rank.candidate) %}
+    {%- set extreme = spec.dialect.arg_extreme(s.pick.agg, s.rank.order, values, names,
+                                               s.rank.candidate) %}
     {%- if flat %}
     {{ extreme }} as {{ s.best }}, {{ s.rank.matches }} as {{ s.count }}
     {%- else %}
@@ -249,7 +250,7 @@ from (
       tj__rsrc.{{ temporal_joins._tj_q(rc.source) }} as {{ values[loop.index0] }}{{ ',' if not loop.last }}
       {%- endfor %}
     {%- set probe = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) %}
-    from {{ spec.right }} as tj__rsrc{{ temporal_joins._asof_time_splits_join(spec.time_ranges, dialect, probe) }}
+    from {{ spec.right }} as tj__rsrc{{ temporal_joins._asof_time_splits_join(spec, probe) }}
     where {{ rt }} is not null
     {%- if hot %}
       {%- for k in right_keys %} and {{ k }} is not null{% endfor %}
@@ -263,7 +264,7 @@ from (
       {%- endfor %}
       {{ temporal_joins._asof_time_range(left_time, spec.kind, splits) }} as tj__trange,
       {{ placeholder_columns | join(',\n      ') }}
-    from {{ spec.left }} as tj__lsrc{{ temporal_joins._asof_time_splits_join(spec.time_ranges, dialect, left_time) }}
+    from {{ spec.left }} as tj__lsrc{{ temporal_joins._asof_time_splits_join(spec, left_time) }}
     where {{ temporal_joins._asof_is_hot(left_keys, spec.time_ranges) }}
     {%- else %}
     {#- one placeholder per range id 0..n_splits: no order, so it never wins #}

@@ -35,8 +35,8 @@
   bounds (_asof_prune.sql) and entries (each as _asof_entry returns it, keys in the same
   order); with one entry its fields are p's too (what the keyless layers read).
 -#}
-{% macro _asof_union_sql(p, dialect) %}
-  {%- set u = temporal_joins._asof_union_plan(p, dialect) -%}
+{% macro _asof_union_sql(p) %}
+  {%- set u = temporal_joins._asof_union_plan(p) -%}
   {%- set outputs = [temporal_joins._tj_unpack('tj__l', p.left_columns, 'tj__m0', [], carried=u.unpack)] -%}
   {%- set matched = [] -%}
   {%- for e in p.entries -%}
@@ -70,7 +70,7 @@ where {{ matched | join(' and ') }}
 
 {#- What the layers share: the side numbers, key and tie-breaker names, the window clauses and
     what a left row carries past the window. -#}
-{% macro _asof_union_plan(p, dialect) %}
+{% macro _asof_union_plan(p) %}
   {%- set inclusive = p.entries | selectattr('allow_exact_matches') | list -%}
   {%- set left_side = 1 if inclusive else 0 -%}
   {%- set sides = [] -%}
@@ -88,7 +88,7 @@ where {{ matched | join(' and ') }}
     {%- endfor -%}
     {%- do owned.append(mine) -%}
   {%- endfor -%}
-  {%- set splits = temporal_joins._asof_time_splits(p.time_ranges, dialect) -%}
+  {%- set splits = temporal_joins._asof_time_splits(p) -%}
   {%- set ranged = splits is not none -%}
   {#- the time ranges (when there are any: without keys, or a hot key's) partition the window too -#}
   {%- set partition = keys + (['tj__trange'] if ranged else []) -%}
@@ -159,7 +159,7 @@ where {{ matched | join(' and ') }}
             ~ 'order by ' ~ order | join(', ') ~ ' rows between unbounded preceding and current row)'}) -%}
     {%- endif -%}
   {%- endfor -%}
-  {{ return({'dialect': dialect, 'left_side': left_side, 'sides': sides, 'keys': keys,
+  {{ return({'left_side': left_side, 'sides': sides, 'keys': keys,
              'tie_breakers': tie_breakers, 'owned': owned, 'ranged': ranged, 'splits': splits,
              'left_packed': left_packed,
              'payload': payload, 'windows': windows, 'flat': flat, 'left_flat': left_flat,
@@ -226,11 +226,11 @@ where {{ matched | join(' and ') }}
 select
   {%- for pair in p.entries[0].by %}
   {%- set is_float = p.entries | map(attribute='float_keys') | map(attribute=pair[0] | lower) | select | list %}
-  {{ temporal_joins._tj_key_value('tj__lsrc.' ~ temporal_joins._tj_q(pair[0]), is_float, u.dialect)
+  {{ p.dialect.key_value('tj__lsrc.' ~ temporal_joins._tj_q(pair[0]), is_float)
   }} as tj__k{{ loop.index0 }},
   {%- endfor %}
-  {{ temporal_joins._tj_time_value('tj__lsrc.' ~ temporal_joins._tj_q(p.left_time),
-                                   temporal_joins._asof_left_nan(p.entries), u.dialect) }} as tj__t,
+  {{ p.dialect.time_value('tj__lsrc.' ~ temporal_joins._tj_q(p.left_time), temporal_joins._asof_left_nan(p.entries))
+  }} as tj__t,
   {{ u.left_side }} as tj__side,
   {%- for tb in u.tie_breakers %}
   null as {{ tb }},
@@ -249,14 +249,13 @@ from {{ p.left }} as tj__lsrc
   {%- for pair in e.by -%}
     {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}
   {%- endfor -%}
-  {%- set rt = temporal_joins._tj_time_value('tj__rsrc.' ~ temporal_joins._tj_q(e.right_time), e.right_nan,
-                                            u.dialect) -%}
+  {%- set rt = p.dialect.time_value('tj__rsrc.' ~ temporal_joins._tj_q(e.right_time), e.right_nan) -%}
   {%- do right_filter.append(rt ~ ' is not null') -%}
-  {%- set right_filter = right_filter + temporal_joins._asof_prune_conditions(e, p.bounds,
-        'tj__rsrc.' ~ temporal_joins._tj_q(e.right_time), u.dialect) %}
+  {%- set right_filter = right_filter + temporal_joins._asof_prune_conditions(p, e,
+        'tj__rsrc.' ~ temporal_joins._tj_q(e.right_time)) %}
 union all
 select
-  {%- for pair in temporal_joins._asof_key_values(e, 'tj__lsrc', 'tj__rsrc', u.dialect, false) %}
+  {%- for pair in temporal_joins._asof_key_values(p, e, 'tj__lsrc', 'tj__rsrc', false) %}
   {{ pair[1] }} as tj__k{{ loop.index0 }},
   {%- endfor %}
   {{ rt }} as tj__t,
@@ -271,7 +270,7 @@ select
   null as {{ u.left_flat[c | lower] }},
   {%- endfor %}
   {{ temporal_joins._asof_union_right_values(p, u, i) }}
-from {{ temporal_joins._asof_pruned_right(e, p.bounds, u.dialect) }} as tj__rsrc
+from {{ temporal_joins._asof_pruned_right(p, e) }} as tj__rsrc
 where {{ right_filter | join(' and ') }}
 {%- endfor %}
 {%- endmacro %}
@@ -293,7 +292,7 @@ where {{ right_filter | join(' and ') }}
       {%- endif -%}
     {%- else -%}
       {%- do out.append((temporal_joins._tj_pack_right('tj__rsrc', e.right_columns) if k == i
-                         else temporal_joins._tj_absent(u.dialect)) ~ ' as tj__r' ~ k) -%}
+                         else p.dialect.absent()) ~ ' as tj__r' ~ k) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(out | join(',\n  ')) }}
@@ -310,12 +309,12 @@ where {{ right_filter | join(' and ') }}
 select tj__u.*, {{ temporal_joins._asof_hot_range(key_exprs, 'tj__u.tj__t', p.time_ranges, u.splits) }} as tj__trange
 from (
 {{ temporal_joins._asof_union_events(p, u) | indent(2, true) }}
-) as tj__u{{ temporal_joins._asof_time_splits_join(p.time_ranges, u.dialect, 'tj__u.tj__t') }}
+) as tj__u{{ temporal_joins._asof_time_splits_join(p, 'tj__u.tj__t') }}
   {%- else -%}
 select tj__u.*, {{ temporal_joins._asof_time_range('tj__u.tj__t', p.kind, u.splits) }} as tj__trange
 from (
 {{ temporal_joins._asof_union_events(p, u) | indent(2, true) }}
-) as tj__u{{ temporal_joins._asof_time_splits_join(p.time_ranges, u.dialect, 'tj__u.tj__t') }}
+) as tj__u{{ temporal_joins._asof_time_splits_join(p, 'tj__u.tj__t') }}
 sort by tj__t {{ 'desc' if p.direction == 'forward' else 'asc' }}
   {%- endif %}
 {%- endmacro %}
@@ -331,11 +330,11 @@ select {% for e in u.payload if e != 'tj__t' %}{{ e }}, {% endfor %}tj__side, tj
       {%- if u.columns %}
         {%- set c = u.entry_columns[i] %}
         {%- for v in c['values'] + ([c.mask] if c.mask else []) %},
-  {{ temporal_joins._tj_last_ignore_nulls(v, u.dialect) }}{{ u.windows[direction] }} as {{ name }}__{{
+  {{ p.dialect.last_ignore_nulls(v) }}{{ u.windows[direction] }} as {{ name }}__{{
      loop.index0 if v != c.mask else 'n' }}
         {%- endfor %}
       {%- else %},
-  {{ temporal_joins._tj_last_ignore_nulls(u.right_values[i], u.dialect) }}{{ u.windows[direction] }} as {{ name }}
+  {{ p.dialect.last_ignore_nulls(u.right_values[i]) }}{{ u.windows[direction] }} as {{ name }}
       {%- endif %}
     {%- endfor %}
   {%- endfor %}
@@ -372,7 +371,7 @@ from (
 {{ temporal_joins._asof_union_windowed(p, u) | indent(2, true) }}
 ) as tj__w
 left join (
-{{ temporal_joins._asof_range_carries_sql(p, u.splits, u.dialect) | indent(2, true) }}
+{{ temporal_joins._asof_range_carries_sql(p, u.splits) | indent(2, true) }}
 ) as tj__carry on tj__w.tj__trange = tj__carry.tj__trange
 {%- for k in u['keys'] %} and tj__w.{{ k }} = tj__carry.{{ k }}{% endfor %}
 {%- endmacro %}

@@ -18,7 +18,7 @@
   event. Left rows with a null time get count 0 and null sum and average.
   Flat rows (Hive, _tj_flat_rows): the left row crosses the union as its columns tj__lc<i>.
 -#}
-{% macro _interval_aggregate_sql(spec, dialect) %}
+{% macro _interval_aggregate_sql(spec) %}
   {%- set keys = [] -%}
   {%- for pair in spec.by -%}{%- do keys.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
   {%- set v = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.value) -%}
@@ -54,7 +54,7 @@
   {%- endfor -%}
   {%- set left_out = [] -%}
   {%- set left_flat = [] -%}
-  {%- if temporal_joins._tj_flat_rows(dialect) and spec.left_columns is not none -%}
+  {%- if spec.dialect.flat_rows() and spec.left_columns is not none -%}
     {%- for c in spec.left_columns -%}
       {%- do left_flat.append(['tj__lsrc.' ~ temporal_joins._tj_q(c), 'tj__lc' ~ loop.index0]) -%}
       {%- do left_out.append('tj__swept.tj__lc' ~ loop.index0 ~ ' as ' ~ temporal_joins._tj_q(c)) -%}

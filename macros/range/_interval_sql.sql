@@ -16,16 +16,16 @@
 
 {#- One side, not copied ('left' or 'right'): keys, epoch start/end (tj__s, tj__e; a point has only tj__e), the packed
     row, its bucket. -#}
-{% macro _interval_side(spec, side, start_col, end_col, dialect) %}
+{% macro _interval_side(spec, side, start_col, end_col) %}
   {%- set src = spec.left if side == 'left' else spec.right -%}
   {%- set alias = 'tj__src' -%}
   {%- set packed = temporal_joins._tj_pack_left(alias, spec.left_columns) if side == 'left'
         else temporal_joins._tj_pack_right(alias, spec.right_columns) -%}
-  {%- set e = temporal_joins._range_epoch(alias ~ '.' ~ temporal_joins._tj_q(end_col), spec.epoch_kind, dialect) -%}
+  {%- set e = spec.dialect.epoch(alias ~ '.' ~ temporal_joins._tj_q(end_col), spec.epoch_kind) -%}
   {%- set cols = temporal_joins._range_key_select(spec.by, side, alias) -%}
   {%- if start_col is not none -%}
-    {%- do cols.append(temporal_joins._range_epoch(alias ~ '.' ~ temporal_joins._tj_q(start_col), spec.epoch_kind,
-        dialect) ~ ' as tj__s') -%}
+    {%- do cols.append(spec.dialect.epoch(alias ~ '.' ~ temporal_joins._tj_q(start_col), spec.epoch_kind)
+        ~ ' as tj__s') -%}
   {%- endif -%}
   {%- do cols.append(e ~ ' as tj__e') -%}
   {%- do cols.append(packed ~ ' as tj__row') -%}
@@ -35,8 +35,8 @@
   {{ return('(select ' ~ cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias ~ ')') }}
 {% endmacro %}
 
-{% macro _interval_join_sql(spec, dialect) %}
-  {%- set spec = temporal_joins._range_measured(spec, dialect) -%}
+{% macro _interval_join_sql(spec) %}
+  {%- set spec = temporal_joins._range_measured(spec) -%}
   {%- set out = temporal_joins._tj_unpack('tj__pairs.tj__l', spec.left_columns,
                                           'tj__pairs.tj__r', spec.right_columns) -%}
   {%- set bucketed = spec.strategy == 'bucketed' -%}
@@ -44,15 +44,13 @@
   {%- set os, oe = spec.open_start, spec.open_end -%}
   {%- set on = temporal_joins._range_key_on(spec.by, 'tj__lt', 'tj__rt') -%}
   {%- if bucketed -%}{%- do on.append('tj__lt.tj__bucket = tj__rt.tj__bucket') -%}{%- endif -%}
-  {%- set right_side = temporal_joins._range_copied(spec, 'r', outer=false, dialect=dialect) if bucketed
-        else temporal_joins._interval_side(spec, side='right', start_col=spec.right_start, end_col=spec.right_end,
-            dialect=dialect) -%}
+  {%- set right_side = temporal_joins._range_copied(spec, 'r', outer=false) if bucketed
+        else temporal_joins._interval_side(spec, side='right', start_col=spec.right_start, end_col=spec.right_end) -%}
   {%- set left_outer = false -%}
   {%- if spec.mode == 'point' -%}
     {#- an open bound is null: before (start) or after (end) every point; a null point never matches -#}
     {%- if os or oe -%}{%- do on.append('tj__lt.tj__e is not null') -%}{%- endif -%}
-    {%- set left_side = temporal_joins._interval_side(spec, side='left', start_col=none, end_col=spec.left_time,
-          dialect=dialect) -%}
+    {%- set left_side = temporal_joins._interval_side(spec, side='left', start_col=none, end_col=spec.left_time) -%}
     {%- do on.append(temporal_joins._range_le('tj__rt.tj__s', 'tj__lt.tj__e', '<=' if spec.start_inclusive else '<',
         os, false)) -%}
     {%- do on.append(temporal_joins._range_le('tj__lt.tj__e', 'tj__rt.tj__e', '<=' if spec.end_inclusive else '<',
@@ -71,9 +69,8 @@
       {%- do on.append('tj__lt.tj__bucket = ' ~ temporal_joins._range_max('tj__lt.tj__bs', 'tj__rt.tj__bs')) -%}
     {%- endif -%}
     {%- set left_outer = bucketed and spec.join_type == 'left' -%}
-    {%- set left_side = temporal_joins._range_copied(spec, 'l', outer=left_outer, dialect=dialect) if bucketed
-          else temporal_joins._interval_side(spec, side='left', start_col=spec.left_start, end_col=spec.left_end,
-              dialect=dialect) -%}
+    {%- set left_side = temporal_joins._range_copied(spec, 'l', outer=left_outer) if bucketed
+          else temporal_joins._interval_side(spec, side='left', start_col=spec.left_start, end_col=spec.left_end) -%}
   {%- endif -%}
   {%- if left_outer -%}
     {%- set keys = [] -%}

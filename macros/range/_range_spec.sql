@@ -115,24 +115,6 @@
   {{ return(units.value | float) }}
 {% endmacro %}
 
-{#- The exact epoch number of a time expression (see the header). -#}
-{% macro _range_epoch(expr, epoch_kind, dialect) %}
-  {%- if epoch_kind == 'micros_zoned' and dialect != 'hive' -%}
-    {{ return('unix_micros(cast(' ~ expr ~ ' as timestamp))') }}
-  {%- elif epoch_kind in ['micros', 'micros_zoned'] -%}
-    {%- if dialect == 'hive' -%}
-      {#- Hive 2.3 has no unix_micros; timestamp -> decimal seconds is exact to the microsecond -#}
-      {{ return('cast(cast(' ~ expr ~ ' as decimal(24,6)) * 1000000 as bigint)') }}
-    {%- else -%}
-      {{ return('unix_micros(' ~ expr ~ ')') }}
-    {%- endif -%}
-  {%- elif epoch_kind == 'days' -%}{{ return("datediff(" ~ expr ~ ", cast('1970-01-01' as date))") }}
-  {%- elif epoch_kind == 'integral' -%}{{ return('cast(' ~ expr ~ ' as decimal(20,0))') }}
-  {%- elif epoch_kind == 'decimal' -%}{{ return(expr) }}
-  {%- else -%}{{ return('cast(' ~ expr ~ ' as double)') }}
-  {%- endif -%}
-{% endmacro %}
-
 {#-
   The bucket of an epoch expression: floor(double / bin). Every bucket, on either side and
   of every copy-range end, goes through this one monotone function, so a pair whose times
@@ -296,11 +278,11 @@
     bin   a number (bin_size, or measured on a bounded sample while compiling: the Hive flavour), or
           {'sql'}: a scalar subquery (Spark).
 -#}
-{% macro _range_measured(spec, dialect) %}
+{% macro _range_measured(spec) %}
   {%- set spec = dict(spec) -%}
   {%- if spec.clamp is not none and spec.clamp.how == 'measure' -%}
-    {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
-      {%- set reach = '(' ~ temporal_joins._range_bounds_sql(spec, ['l', 'r'], dialect, grouped=false, text=false)
+    {%- if spec.dialect.run_time_scalars() -%}
+      {%- set reach = '(' ~ temporal_joins._range_bounds_sql(spec, ['l', 'r'], grouped=false, text=false)
             ~ ') as tj__reach' -%}
       {%- set stats = {} -%}
       {%- for name in temporal_joins._range_bound_names() -%}
@@ -312,7 +294,7 @@
         {#- the bin only sizes the buckets: from the first rows of each side, their spans clamped to the
             reach of the other side's first rows (both bounded while compiling) -#}
         {%- do spec.update({'bin': temporal_joins._interval_bin(
-              dict(spec, clamp=temporal_joins._range_clamp_literals(spec)), dialect)}) -%}
+              dict(spec, clamp=temporal_joins._range_clamp_literals(spec)))}) -%}
       {%- endif -%}
       {%- if spec.macro == 'range_join' and spec.join_type == 'full' -%}
         {#- Hive 2.3's MapReduce fails some full range joins over the joined reach (a NullPointerException
@@ -325,7 +307,7 @@
     {%- endif -%}
   {%- endif -%}
   {%- if spec.strategy == 'bucketed' and spec.bin is none -%}
-    {%- do spec.update({'bin': temporal_joins._interval_bin(spec, dialect)}) -%}
+    {%- do spec.update({'bin': temporal_joins._interval_bin(spec)}) -%}
   {%- endif -%}
   {{ return(spec) }}
 {% endmacro %}
@@ -341,16 +323,16 @@
   the first _tj_compile_sample_rows() rows of each side (a limit: bounded at any table size), which
   needs relations and var('temporal_joins_compile_queries').
 -#}
-{% macro _interval_bin(spec, dialect) %}
+{% macro _interval_bin(spec) %}
   {%- if not execute -%}{{ return(1.0) }}{%- endif -%}
   {%- set lengths = [] -%}
   {%- set copied = ['r'] if spec.mode == 'point' else ['l', 'r'] -%}
   {%- for side in copied -%}
-    {%- set span = temporal_joins._range_copy_span(spec, side, 'epoch', dialect) -%}
+    {%- set span = temporal_joins._range_copy_span(spec, side, 'epoch') -%}
     {%- do lengths.append('select cast(tj__one.tj__hi as double) - cast(tj__one.tj__lo as double) as len from '
         ~ span.sql ~ ' as tj__one where ' ~ span.valid) -%}
   {%- endfor -%}
-  {%- if temporal_joins._tj_run_time_scalars(dialect) -%}
+  {%- if spec.dialect.run_time_scalars() -%}
     {#- Spark may evaluate the subquery once per side (its optimizer does not always reuse it), and
         percentile_approx's result depends on the order its partial results merge in: the same
         quantiles from exact counts per power-of-two class of length (an exact percentile of ~60
@@ -413,7 +395,7 @@ where len > 0
   {%- for side in ['left', 'right'] -%}
     {%- do sampled.update({side: temporal_joins._tj_first_rows('select * from ' ~ spec[side])}) -%}
   {%- endfor -%}
-  {%- set result = run_query(temporal_joins._range_bounds_sql(sampled, ['l', 'r'], 'hive', grouped=false)) -%}
+  {%- set result = run_query(temporal_joins._range_bounds_sql(sampled, ['l', 'r'], grouped=false)) -%}
   {%- set stats = {} -%}
   {%- for name in temporal_joins._range_bound_names() -%}
     {%- set v = result.columns[loop.index0].values()[0] if result and result.rows | length > 0 else none -%}

@@ -10,28 +10,6 @@
   outer join preserves the side that is not copied.
 -#}
 
-{#-
-  Copy a row into buckets lo..hi: a LATERAL VIEW clause and the bucket expression.
-  Spark: explode(sequence(lo, hi)). Hive 2.3 has no sequence(): posexplode hi - lo + 1 empty
-  strings (_tj_hive_blanks) and add the position to lo.
-  `valid` false or null gives no copy (or, with outer, one row whose bucket is null).
--#}
-{% macro _range_copies(lo, hi, valid, outer, dialect) %}
-  {%- set lv = 'lateral view ' ~ ('outer ' if outer else '') -%}
-  {%- if dialect == 'hive' -%}
-    {{ return({
-        'clause': lv ~ "posexplode(case when " ~ valid ~ " then "
-                  ~ temporal_joins._tj_hive_blanks('cast(' ~ hi ~ ' - ' ~ lo ~ ' as int)')
-                  ~ " end) tj__copies as tj__pos, tj__unused",
-        'bucket': '(' ~ lo ~ ' + tj__pos)'}) }}
-  {%- else -%}
-    {{ return({
-        'clause': lv ~ 'explode(case when ' ~ valid ~ ' then sequence(' ~ lo ~ ', ' ~ hi
-                  ~ ') end) tj__copies as tj__copy_bucket',
-        'bucket': 'tj__copy_bucket'}) }}
-  {%- endif -%}
-{% endmacro %}
-
 {#- Key columns of one side ('left' or 'right') as tj__k0.., and their ON clause. -#}
 {% macro _range_key_select(pairs, side, alias) %}
   {%- set i = 0 if side == 'left' else 1 -%}
@@ -60,12 +38,12 @@
   One side ('left' or 'right') as a subquery: keys, epoch time tj__e, the packed row and its
   one bucket, floor(e / bin); or, copied, every bucket its window reaches (_range_copied).
 -#}
-{% macro _range_side(spec, side, copied, dialect) %}
-  {%- if copied -%}{{ return(temporal_joins._range_copied(spec, side[0], outer=false, dialect=dialect)) }}{%- endif -%}
+{% macro _range_side(spec, side, copied) %}
+  {%- if copied -%}{{ return(temporal_joins._range_copied(spec, side[0], outer=false)) }}{%- endif -%}
   {%- set src = spec.left if side == 'left' else spec.right -%}
   {%- set time_col = spec.left_time if side == 'left' else spec.right_time -%}
   {%- set alias = 'tj__src' -%}
-  {%- set e = temporal_joins._range_epoch(alias ~ '.' ~ temporal_joins._tj_q(time_col), spec.epoch_kind, dialect) -%}
+  {%- set e = spec.dialect.epoch(alias ~ '.' ~ temporal_joins._tj_q(time_col), spec.epoch_kind) -%}
   {%- set packed = temporal_joins._tj_pack_left(alias, spec.left_columns) if side == 'left'
         else temporal_joins._tj_pack_right(alias, spec.right_columns) -%}
   {%- set cols = temporal_joins._range_key_select(spec.by, side, alias) + [e ~ ' as tj__e', packed ~ ' as tj__row'] -%}
@@ -121,13 +99,13 @@
   end is open). grouped: per key (joined to the copies of a CTE input) or one row (measured
   when the model runs, as text).
 -#}
-{% macro _range_bounds_sql(spec, sides, dialect, grouped, text=true) %}
+{% macro _range_bounds_sql(spec, sides, grouped, text=true) %}
   {%- set branches = [] -%}
   {%- for side in sides -%}
     {%- set b = spec.bounds[side] -%}
     {%- set q = 'tj__src.' -%}
-    {%- set s = temporal_joins._range_stat_epoch(q ~ temporal_joins._tj_q(b.start), spec, dialect) -%}
-    {%- set e = temporal_joins._range_stat_epoch(q ~ temporal_joins._tj_q(b.end), spec, dialect) -%}
+    {%- set s = temporal_joins._range_stat_epoch(q ~ temporal_joins._tj_q(b.start), spec) -%}
+    {%- set e = temporal_joins._range_stat_epoch(q ~ temporal_joins._tj_q(b.end), spec) -%}
     {%- set where = [] -%}
     {%- for pair in spec.by -%}
       {%- do where.append(q ~ temporal_joins._tj_q(pair[0 if side == 'l' else 1]) ~ ' is not null') -%}
@@ -165,8 +143,8 @@
 
 {#- A time as measured for the reach: its epoch number; integral and decimal ones as decimal(38,6), which _range_bucket
     goes through. -#}
-{% macro _range_stat_epoch(expr, spec, dialect) %}
-  {%- set e = temporal_joins._range_epoch(expr, spec.epoch_kind, dialect) -%}
+{% macro _range_stat_epoch(expr, spec) %}
+  {%- set e = spec.dialect.epoch(expr, spec.epoch_kind) -%}
   {{ return('cast(' ~ e ~ ' as decimal(38,6))' if spec.epoch_kind in ['integral', 'decimal'] else e) }}
 {% endmacro %}
 
@@ -233,7 +211,7 @@
   from max(own start, the other's least start) to min(own end, max(own start, the other's
   greatest start)), starts lifted to the floor (_range_reach).
 -#}
-{% macro _range_copy_span(spec, side, space, dialect) %}
+{% macro _range_copy_span(spec, side, space) %}
   {%- set other = 'r' if side == 'l' else 'l' -%}
   {%- set b = spec.bounds[side] -%}
   {%- set src = spec.left if side == 'l' else spec.right -%}
@@ -241,7 +219,7 @@
   {%- set clamped = spec.clamp is not none -%}
   {%- set overlap = spec.get('mode') == 'overlap' -%}
   {%- set reach = temporal_joins._range_reach(spec, other, space) if clamped else none -%}
-  {%- set e = temporal_joins._range_epoch(q ~ temporal_joins._tj_q(b.end), spec.epoch_kind, dialect) -%}
+  {%- set e = spec.dialect.epoch(q ~ temporal_joins._tj_q(b.end), spec.epoch_kind) -%}
   {%- set cols = temporal_joins._range_key_select(spec.by, 'left' if side == 'l' else 'right', 'tj__src') -%}
   {%- set carried = [] -%}
   {%- for pair in spec.by -%}{%- do carried.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
@@ -254,7 +232,7 @@
           ~ (' + 1' if margin else '') -%}
     {%- set valid = ['tj__one.tj__e is not null'] -%}
   {%- else -%}
-    {%- set s = temporal_joins._range_epoch(q ~ temporal_joins._tj_q(b.start), spec.epoch_kind, dialect) -%}
+    {%- set s = spec.dialect.epoch(q ~ temporal_joins._tj_q(b.start), spec.epoch_kind) -%}
     {%- do cols.append(s ~ ' as tj__s') -%}
     {%- do carried.append('tj__s') -%}
     {%- set nlo = temporal_joins._range_space(s, spec, space) -%}
@@ -283,7 +261,7 @@
     {%- do cols.append(reach.hi ~ ' as tj__chi') -%}
     {%- if spec.clamp.how == 'join' -%}
       {%- set measured = ['l', 'r'] if overlap else [other] -%}
-      {%- set reach_sql = '(' ~ temporal_joins._range_bounds_sql(spec, measured, dialect, grouped=true) ~ ')' -%}
+      {%- set reach_sql = '(' ~ temporal_joins._range_bounds_sql(spec, measured, grouped=true) ~ ')' -%}
       {%- if spec.by -%}
         {%- set on = [] -%}
         {%- for pair in spec.by -%}
@@ -291,11 +269,11 @@
               ~ loop.index0]) -%}
         {%- endfor -%}
         {#- null keys are not measured (_range_bounds_sql) -#}
-        {%- set source = source ~ temporal_joins._tj_join_grouped_keeping_all(reach_sql, 'tj__rng', on, dialect) -%}
+        {%- set source = source ~ spec.dialect.join_grouped_keeping_all(reach_sql, 'tj__rng', on) -%}
       {%- else -%}
         {#- one row: the whole other side's reach (Hive 2.3 refuses a cross join: the one-row join) -#}
-        {%- set source = temporal_joins._tj_from_joined_one_row(relation, 'tj__src', reach_sql, 'tj__rng',
-              temporal_joins._tj_q(b.end), 'tj__floor', dialect) -%}
+        {%- set source = spec.dialect.from_joined_one_row(relation, 'tj__src', reach_sql, 'tj__rng',
+              temporal_joins._tj_q(b.end), 'tj__floor') -%}
       {%- endif -%}
     {%- endif -%}
     {%- if overlap -%}
@@ -332,10 +310,9 @@
   bucket, and tj__home marks the copy that speaks for the row when it has no match (its first
   bucket, or its only, null-bucket row).
 -#}
-{% macro _range_copied(spec, side, outer, dialect) %}
-  {%- set span = temporal_joins._range_copy_span(spec, side, 'bucket', dialect) -%}
-  {%- set copies = temporal_joins._range_copies('tj__one.tj__lo', 'tj__one.tj__hi', span.valid, outer=outer,
-      dialect=dialect) -%}
+{% macro _range_copied(spec, side, outer) %}
+  {%- set span = temporal_joins._range_copy_span(spec, side, 'bucket') -%}
+  {%- set copies = spec.dialect.copies('tj__one.tj__lo', 'tj__one.tj__hi', span.valid, outer=outer) -%}
   {%- set outer_cols = [] -%}
   {%- for c in span.carried + ['tj__bs'] -%}{%- do outer_cols.append('tj__one.' ~ c) -%}{%- endfor -%}
   {%- do outer_cols.append(copies.bucket ~ ' as tj__bucket') -%}
@@ -346,8 +323,8 @@
   {{ return('(select ' ~ outer_cols | join(', ') ~ ' from ' ~ span.sql ~ ' as tj__one ' ~ copies.clause ~ ')') }}
 {% endmacro %}
 
-{% macro _range_join_sql(spec, dialect) %}
-  {%- set spec = temporal_joins._range_measured(spec, dialect) -%}
+{% macro _range_join_sql(spec) %}
+  {%- set spec = temporal_joins._range_measured(spec) -%}
   {%- set out = temporal_joins._tj_unpack('tj__pairs.tj__l', spec.left_columns,
                                           'tj__pairs.tj__r', spec.right_columns) -%}
   {%- if spec.strategy == 'naive' -%}
@@ -360,17 +337,17 @@ select
   {{ out }}
 from (
   select tj__lt.tj__row as tj__l, tj__rt.tj__row as tj__r
-  from {{ temporal_joins._range_side(spec, side='left', copied=false, dialect=dialect) }} as tj__lt
-  {{ jt }} join {{ temporal_joins._range_side(spec, side='right', copied=false, dialect=dialect) }} as tj__rt
+  from {{ temporal_joins._range_side(spec, side='left', copied=false) }} as tj__lt
+  {{ jt }} join {{ temporal_joins._range_side(spec, side='right', copied=false) }} as tj__rt
     on {{ on | join('\n    and ') }}
 ) as tj__pairs
   {%- else -%}
     {#- a left row at l matches right times in [l - lower, l + upper];
         a right row at r, left times in [r - upper, r + lower] -#}
-    {%- set left_one = temporal_joins._range_side(spec, side='left', copied=false, dialect=dialect) -%}
-    {%- set right_one = temporal_joins._range_side(spec, side='right', copied=false, dialect=dialect) -%}
-    {%- set right_copies = temporal_joins._range_side(spec, side='right', copied=true, dialect=dialect) -%}
-    {%- set left_copies = temporal_joins._range_side(spec, side='left', copied=true, dialect=dialect) -%}
+    {%- set left_one = temporal_joins._range_side(spec, side='left', copied=false) -%}
+    {%- set right_one = temporal_joins._range_side(spec, side='right', copied=false) -%}
+    {%- set right_copies = temporal_joins._range_side(spec, side='right', copied=true) -%}
+    {%- set left_copies = temporal_joins._range_side(spec, side='left', copied=true) -%}
     {%- set on = temporal_joins._range_key_on(spec.by, 'tj__lt', 'tj__rt') + ['tj__lt.tj__bucket = tj__rt.tj__bucket',
           temporal_joins._range_predicate(spec, 'tj__lt.tj__e', 'tj__rt.tj__e')] -%}
 select

@@ -28,12 +28,9 @@
     grouped    one row per distinct left row: its markers' values, the pairs' aggregates (_window_grouped)
   and the outer select takes the differences and restores duplicates.
 -#}
-{% macro _window_sql(spec, dialect) %}
-  {%- if dialect == 'hive' and spec.left_columns is none and execute -%}
-    {{ temporal_joins._tj_fail(spec.macro, 'left', 'a Relation (ref/source) or schema.table for the Hive flavour, '
-         ~ 'whose columns can be looked up (HiveQL cannot group or expand a struct of the left row)', spec.left) }}
-  {%- endif -%}
-  {%- set p = temporal_joins._window_plan(spec, dialect) -%}
+{% macro _window_sql(spec) %}
+  {%- do temporal_joins._tj_check_left_columns(spec, grouped=true) -%}
+  {%- set p = temporal_joins._window_plan(spec) -%}
   {%- set out = [] -%}
   {%- if spec.left_columns is none -%}
     {%- do out.append('tj__deltas.tj__l.*') -%}
@@ -79,7 +76,7 @@ lateral view posexplode({{ temporal_joins._tj_hive_blanks('cast(tj__deltas.tj__d
   What the layers share: keys, the left payload (every left column but the keys that travel as
   tj__k<i>), the running quantities (union), the pair columns, the marker times and orders.
 -#}
-{% macro _window_plan(spec, dialect) %}
+{% macro _window_plan(spec) %}
   {%- set keys = [] -%}
   {%- for pair in spec.by -%}{%- do keys.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
   {%- set payload = [] -%}
@@ -140,10 +137,8 @@ lateral view posexplode({{ temporal_joins._tj_hive_blanks('cast(tj__deltas.tj__d
   {%- endfor -%}
 
   {#- marker times (exact epoch arithmetic, as the band predicate computes them) and orders -#}
-  {%- set le = temporal_joins._range_epoch('tj__lsrc.' ~ temporal_joins._tj_q(spec.left_time), spec.epoch_kind,
-        dialect) -%}
-  {%- set re = temporal_joins._range_epoch('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time), spec.epoch_kind,
-        dialect) -%}
+  {%- set le = spec.dialect.epoch('tj__lsrc.' ~ temporal_joins._tj_q(spec.left_time), spec.epoch_kind) -%}
+  {%- set re = spec.dialect.epoch('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time), spec.epoch_kind) -%}
   {%- set sign = ' - ' if spec.direction == 'backward' else ' + ' -%}
   {%- set marker_t = ['when 0 then ' ~ le] -%}
   {%- for w in spec.windows -%}
@@ -163,7 +158,7 @@ lateral view posexplode({{ temporal_joins._tj_hive_blanks('cast(tj__deltas.tj__d
         else 'case when tj__wi = 0 then ' ~ anchor_c ~ ' else ' ~ shifted_c ~ ' end' -%}
   {%- set marker_ids = [] -%}
   {%- for i in range(spec.windows | length + 1) -%}{%- do marker_ids.append(i | string) -%}{%- endfor -%}
-  {{ return({'dialect': dialect, 'partition': keys, 'payload': payload, 'payload_names': payload_names,
+  {{ return({'partition': keys, 'payload': payload, 'payload_names': payload_names,
              'left_time_payload': left_time_payload, 'running': running, 'pair_columns': pair_columns,
              'value_columns': value_columns, 'le': le, 're': re,
              'marker_t': 'case tj__wi ' ~ marker_t | join(' ') ~ ' end', 'marker_c': marker_c,
@@ -288,8 +283,8 @@ group by {{ exprs | join(', ') }}
       {%- set lo = temporal_joins._range_bucket('tj__one.tj__e', spec.epoch_kind, bin) -%}
       {%- set hi = temporal_joins._range_bucket('(tj__one.tj__e + ' ~ widest_sql ~ ')', spec.epoch_kind, bin) -%}
     {%- endif -%}
-    {%- set copies = temporal_joins._range_copies('(' ~ lo ~ margin ~ ')', '(' ~ hi ~ (' + 1' if margin else '') ~ ')',
-          'tj__one.tj__e is not null', outer=false, dialect=p.dialect) -%}
+    {%- set copies = spec.dialect.copies('(' ~ lo ~ margin ~ ')', '(' ~ hi ~ (' + 1' if margin else '') ~ ')',
+          'tj__one.tj__e is not null', outer=false) -%}
     {%- do on.append('tj__lt.tj__bucket = tj__rt.tj__bucket') -%}
   {%- endif -%}
   {%- do on.append(temporal_joins._window_in(spec, 'tj__lt.tj__e', 'tj__rt.tj__e', widest_sql)) -%}
@@ -342,7 +337,7 @@ inner join (
   {%- else %}
   select
     tj__distinct.*,
-    {{ temporal_joins._range_epoch('tj__distinct.' ~ p.left_time_payload, spec.epoch_kind, p.dialect) }} as tj__e
+    {{ spec.dialect.epoch('tj__distinct.' ~ p.left_time_payload, spec.epoch_kind) }} as tj__e
   from (
 {{ temporal_joins._window_distinct_left(spec, p) | indent(4, true) }}
   ) as tj__distinct
