@@ -42,7 +42,7 @@
     tj__wi                  window_aggregate: which marker a row is (0 the anchor at left_time, i window i's shift)
     tj__n<i>, tj__sum<i>    window_aggregate: the running count / sum of the i-th value (tj__rows: of right rows)
     tj__p<i>_<w>            window_aggregate: the i-th value of a pair that lies in window w (else null)
-  Flat rows: Hive's layout, only primitive columns through UNION ALL and windows (_tj_flat_rows, _dialect.sql).
+  Flat rows: Hive's layout, only primitive columns through UNION ALL and windows (tj_flat_rows, _dialect.sql).
 -#}
 
 {#- Pack every left column into one struct so the left row travels whole (and duplicates stay distinct rows).

@@ -1,8 +1,8 @@
 {#-
   Point-in-time (as-of) join: every left row with the one right row nearest in time,
   per key. Semantics: README.md#asof_join and macros/asof_join.yml.
-  Validation: asof/_asof_spec.sql (on the shared core, _validation.sql).
-  SQL: asof/_asof_union.sql (default strategy), asof/_asof_exploding.sql.
+  Checks and plan: asof/_asof_spec.sql (on the shared layer). Dialect: _dialect.sql. SQL: asof/_asof_render.sql
+  (asof/_asof_union.sql, the default strategy; asof/_asof_exploding.sql; asof/_asof_broadcast.sql).
 -#}
 {% macro asof_join(left, right, left_time=none, right_time=none, by=[], direction='backward',
                    allow_exact_matches=true, tolerance=none, join_type='left', columns=none,

@@ -2,7 +2,7 @@
   Point-in-time join of one left side (a label spine) to many right sides (feature tables):
   the rows of chaining asof_join once per entry of `rights`, in one query, with one shuffle
   and one sort per set of left keys. Semantics: docs/design.md#asof_join_many and
-  macros/asof_join_many.yml. Validation and passes: asof/_asof_many.sql; SQL: the as-of
+  macros/asof_join_many.yml. Checks and passes: asof/_asof_many.sql; SQL: the as-of
   strategies of asof/ (union over K entries, broadcast over K entries, exploding chained).
 -#}
 {% macro asof_join_many(left, left_time=none, rights=none, join_type='left', strategy='auto') %}

@@ -2,7 +2,7 @@
   Interval join: a left point within a right [right_start, right_end] (left_time), or a left
   [left_start, left_end] overlapping it (left_start + left_end), per key, without a
   cartesian product. Semantics: README.md#range-and-interval-joins and macros/range_joins.yml.
-  Validation and the run-time bin: range/_range_spec.sql. SQL: range/_interval_sql.sql.
+  Checks: range/_range_spec.sql. The bin and reach: range/_range_plan.sql. SQL: range/_interval_sql.sql.
 -#}
 {% macro interval_join(left, right, left_time=none, right_start=none, right_end=none, by=[], left_start=none,
                        left_end=none, start_inclusive=true, end_inclusive=true, open_start=false, open_end=false,
@@ -25,7 +25,7 @@
         start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start, open_end=open_end,
         join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size, strategy=strategy) -%}
   {%- do spec.update({'dialect': temporal_joins.tj_dialect()}) -%}
-  {{ return(temporal_joins._interval_join_sql(spec)) }}
+  {{ return(temporal_joins._interval_join_sql(temporal_joins._range_measured(spec))) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): no sequence() (bucket copies from posexplode), no unix_micros. -#}
@@ -37,5 +37,5 @@
         start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start, open_end=open_end,
         join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size, strategy=strategy) -%}
   {%- do spec.update({'dialect': temporal_joins.hive__tj_dialect()}) -%}
-  {{ return(temporal_joins._interval_join_sql(spec)) }}
+  {{ return(temporal_joins._interval_join_sql(temporal_joins._range_measured(spec))) }}
 {% endmacro %}

@@ -2,7 +2,7 @@
   Range (band) join: every left row with the right rows whose time lies within
   [left_time - lower, left_time + upper] (each end inclusive or not), per key, without a
   cartesian product. Semantics: README.md#range-and-interval-joins and macros/range_joins.yml.
-  Validation: range/_range_spec.sql (on the shared core). SQL: range/_range_sql.sql.
+  Checks: range/_range_spec.sql. Plan: range/_range_plan.sql. Dialect: _dialect.sql. SQL: range/_range_sql.sql.
 -#}
 {% macro range_join(left, right, left_time=none, right_time=none, by=[], lower=none, upper=none,
                     lower_inclusive=true, upper_inclusive=true, join_type='inner', columns=none,
@@ -23,7 +23,7 @@
         by=by, lower=lower, upper=upper, lower_inclusive=lower_inclusive, upper_inclusive=upper_inclusive,
         join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size, strategy=strategy) -%}
   {%- do spec.update({'dialect': temporal_joins.tj_dialect()}) -%}
-  {{ return(temporal_joins._range_join_sql(spec)) }}
+  {{ return(temporal_joins._range_join_sql(temporal_joins._range_measured(spec))) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): no sequence() (bucket copies from posexplode), no unix_micros. -#}
@@ -33,5 +33,5 @@
         by=by, lower=lower, upper=upper, lower_inclusive=lower_inclusive, upper_inclusive=upper_inclusive,
         join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size, strategy=strategy) -%}
   {%- do spec.update({'dialect': temporal_joins.hive__tj_dialect()}) -%}
-  {{ return(temporal_joins._range_join_sql(spec)) }}
+  {{ return(temporal_joins._range_join_sql(temporal_joins._range_measured(spec))) }}
 {% endmacro %}

@@ -3,7 +3,7 @@
   average, minimum and maximum of the right rows of the same key with
   left_time - w < right_time <= left_time (each end's inclusivity explicit), in one pass.
   Semantics: docs/design.md#window-aggregates and macros/window_aggregate.yml.
-  Validation: window/_window_spec.sql. SQL: window/_window_sql.sql.
+  Checks: window/_window_spec.sql. Plan: window/_window_plan.sql. SQL: window/_window_sql.sql.
 -#}
 {% macro window_aggregate(left, right, left_time=none, right_time=none, by=[], windows=none, aggregates=none,
                           lower_inclusive=false, upper_inclusive=true, direction='backward', prefix='',

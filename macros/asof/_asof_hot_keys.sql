@@ -21,35 +21,6 @@
   window per key.
 -#}
 
-{#- The spec's time_ranges for a keyed union: none (one window per key) or _asof_time_ranges's dict plus
-    'hot_check' (what _asof_hot_measure needs). Nothing runs here: the spec serves every flavour, and only the
-    Spark flavour splits (_asof_time_splits measures, once). -#}
-{% macro _asof_hot_ranges(m, left_info, left_time, right_info, right_time, pairs) %}
-  {%- if not pairs or left_info.columns is none or not temporal_joins._tj_compile_queries(m) -%}
-    {{ return(none) }}
-  {%- endif -%}
-  {%- set hot_rows = temporal_joins._tj_whole_number_var(m, 'temporal_joins_hot_key_rows', 10000000, 0, none,
-                       'a non-negative whole number of left rows (0: never split a key)') -%}
-  {%- if hot_rows == 0 -%}{{ return(none) }}{%- endif -%}
-  {%- set ranges = temporal_joins._asof_time_ranges(m, left_info, left_time, right_info, right_time) -%}
-  {%- if ranges is none -%}{{ return(none) }}{%- endif -%}
-  {%- set left_keys = [] -%}
-  {%- set right_keys = [] -%}
-  {%- for pair in pairs -%}
-    {%- set lc = temporal_joins._tj_find_column(left_info, pair[0]) -%}
-    {%- set rc = temporal_joins._tj_find_column(right_info, pair[1]) -%}
-    {%- if lc is none or rc is none or lc.dtype | lower != rc.dtype | lower
-           or not modules.re.match(temporal_joins._asof_hot_key_types(), lc.dtype | lower) -%}
-      {{ return(none) }}
-    {%- endif -%}
-    {%- do left_keys.append(lc.name) -%}
-    {%- do right_keys.append(rc.name) -%}
-  {%- endfor -%}
-  {%- do ranges.update({'hot_check': {'left_info': left_info, 'left_keys': left_keys, 'right_keys': right_keys,
-                                      'hot_rows': hot_rows | int}}) -%}
-  {{ return(ranges) }}
-{% endmacro %}
-
 {#- Measures a hot_check once: whether a key is hot; when one is, ranges gets 'hot' (their hashes, integer
     literals). The left rows are counted (once per relation, as auto counts them); a key is hot when its
     rows in the sample, scaled to the whole, reach hot_rows, so nothing is sampled when no key could. -#}
@@ -102,12 +73,6 @@
 {#- Whether a row's key (its key expressions) is one of the measured hot keys. -#}
 {% macro _asof_is_hot(key_exprs, ranges) %}
   {{ return(temporal_joins._asof_hot_hash(key_exprs) ~ ' in (' ~ ranges.hot | join(', ') ~ ')') }}
-{% endmacro %}
-
-{#- A keyed event's range id: its range when its key is hot, else -1 (keys: the key expressions, time: its time). -#}
-{% macro _asof_hot_range(key_exprs, time, ranges, splits) %}
-  {{ return('case when ' ~ temporal_joins._asof_is_hot(key_exprs, ranges) ~ ' then '
-            ~ temporal_joins._asof_time_range(time, ranges.kind, splits) ~ ' else -1 end') }}
 {% endmacro %}
 
 {#- The right rows of the hot keys, as a relation (the run-time quantiles are taken over their times). -#}

@@ -1,6 +1,8 @@
 {#-
-  asof_join's defaults and argument checks, built on the shared core (_validation.sql).
-  Returns the dialect-free spec that _asof_render turns into SQL.
+  asof_join's argument checks and plan: the arguments checked on the shared layer (_validation.sql,
+  _time_kinds.sql), auto's choice (_auto_strategy.sql) and what the strategy measures (asof/_asof_time_ranges.sql,
+  asof/_asof_prune.sql). Returns the spec; asof_join.sql puts its dialect table on it (_dialect.sql) and
+  asof/_asof_render.sql renders it. asof_join_many (asof/_asof_many.sql) checks each entry with _asof_entry.
 -#}
 {% macro _asof_spec(left, right, left_time, right_time, by, direction, allow_exact_matches,
                     tolerance, join_type, columns, prefix, order_by, strategy) %}
@@ -68,7 +70,7 @@
   {%- for rc in outputs.right_columns if rc.source | lower == right_time | lower -%}
     {%- do time_output.append(rc.output) -%}
   {%- endfor -%}
-  {#- per key pair, whether it compares floating point (NaN and -0.0 keys, _tj_key_value) -#}
+  {#- per key pair, whether it compares floating point (NaN and -0.0 keys, tj_key_value) -#}
   {%- set float_keys = {} -%}
   {%- for pair in pairs -%}
     {%- set lc = temporal_joins._tj_find_column(left_info, pair[0]) -%}
@@ -115,7 +117,7 @@
   {%- endfor -%}
   {%- set times = [] -%}
   {%- for e in entries -%}{%- do times.append(e.right_time) -%}{%- endfor -%}
-  {#- a time that can be NaN travels as null in tj__t (_tj_time_value), so its output comes from the packed row -#}
+  {#- a time that can be NaN travels as null in tj__t (tj_time_value), so its output comes from the packed row -#}
   {%- if temporal_joins._asof_left_nan(entries) is none -%}
     {%- do carried_pairs.append([left_time, times, 'tj__t']) -%}
   {%- endif -%}
@@ -133,217 +135,3 @@
   {{ return(left_carried) }}
 {% endmacro %}
 
-{#- The NaN state (_tj_nan_state) of the left time the entries of a pass share: 'maybe' if an entry
-    cannot tell, else 'float' if it is floating point, else none. -#}
-{% macro _asof_left_nan(entries) %}
-  {%- set states = entries | map(attribute='left_nan') | list -%}
-  {{ return('maybe' if 'maybe' in states else ('float' if 'float' in states else none)) }}
-{% endmacro %}
-
-{#- Each key pair [left expr, right expr] of entry e (`by` order) as _tj_key_value compares it. -#}
-{% macro _asof_key_values(p, e, left_alias, right_alias, join) %}
-  {%- set out = [] -%}
-  {%- for pair in e.by -%}
-    {%- set is_float = e.float_keys[pair[0] | lower] -%}
-    {%- set lk = left_alias ~ '.' ~ temporal_joins._tj_q(pair[0]) -%}
-    {%- set rk = right_alias ~ '.' ~ temporal_joins._tj_q(pair[1]) -%}
-    {%- do out.append([p.dialect.key_value(lk, is_float, join),
-                       p.dialect.key_value(rk, is_float, join)]) -%}
-  {%- endfor -%}
-  {{ return(out) }}
-{% endmacro %}
-
-{% macro _asof_render(spec) %}
-  {#- Spark expands the packed left row with `struct.*`; HiveQL cannot, so it needs the left columns. -#}
-  {%- do temporal_joins._tj_check_left_columns(spec) -%}
-  {#- flat rows (Hive): only primitive columns through UNION ALL and windows (tj_flat_rows) -#}
-  {%- do spec.update({'flat': spec.dialect.flat_rows() and spec.left_columns is not none}) -%}
-  {%- if spec.strategy == 'exploding' -%}
-    {{ return(temporal_joins._asof_exploding_sql(spec)) }}
-  {%- elif spec.strategy == 'broadcast' -%}
-    {{ return(temporal_joins._asof_broadcast_sql(spec)) }}
-  {%- else -%}
-    {{ return(temporal_joins._asof_union_sql(spec)) }}
-  {%- endif -%}
-{% endmacro %}
-
-{#-
-  The join predicate of the candidate-based strategies (exploding, broadcast): equal keys,
-  the time on the allowed side (strict without exact matches), within the tolerance.
-  keys: [[left expr, right expr], ...]. Returns a new list the caller may extend.
--#}
-{% macro _asof_candidate_conditions(spec, lt, rt, keys) %}
-  {%- set on = [] -%}
-  {%- for pair in keys -%}{%- do on.append(pair[0] ~ ' = ' ~ pair[1]) -%}{%- endfor -%}
-  {%- set strict = not spec.allow_exact_matches -%}
-  {%- if spec.direction == 'backward' -%}
-    {%- do on.append(rt ~ (' < ' if strict else ' <= ') ~ lt) -%}
-  {%- elif spec.direction == 'forward' -%}
-    {%- do on.append(rt ~ (' > ' if strict else ' >= ') ~ lt) -%}
-  {%- else -%}
-    {#- no time comparison bounds the candidates here, so null times must be excluded explicitly -#}
-    {%- do on.append(lt ~ ' is not null and ' ~ rt ~ ' is not null') -%}
-    {%- if strict -%}{%- do on.append(rt ~ ' <> ' ~ lt) -%}{%- endif -%}
-  {%- endif -%}
-  {%- if spec.tolerance is not none -%}
-    {%- if spec.direction in ['backward', 'nearest'] -%}
-      {%- do on.append('(' ~ rt ~ ' > ' ~ lt ~ ' or '
-                       ~ temporal_joins._tj_within(lt, rt, spec.kind, spec.tolerance, 'backward') ~ ')') -%}
-    {%- endif -%}
-    {%- if spec.direction in ['forward', 'nearest'] -%}
-      {%- do on.append('(' ~ rt ~ ' < ' ~ lt ~ ' or '
-                       ~ temporal_joins._tj_within(lt, rt, spec.kind, spec.tolerance, 'forward') ~ ')') -%}
-    {%- endif -%}
-  {%- endif -%}
-  {{ return(on) }}
-{% endmacro %}
-
-{#- |left time - right time| in _tj_gap's arithmetic (nearest ranks candidates by it). -#}
-{% macro _asof_distance(spec, lt, rt) %}
-  {{ return('case when ' ~ rt ~ ' <= ' ~ lt ~ ' then ' ~ temporal_joins._tj_gap(lt, rt, spec.kind)
-            ~ ' else ' ~ temporal_joins._tj_gap(rt, lt, spec.kind) ~ ' end') }}
-{% endmacro %}
-
-{#-
-  How the aggregating strategies rank a left row's candidates (broadcast; keyless union's
-  range edges): {'agg': 'max' or 'min', 'order': expr, 'fields': [expr]}, the winner has the
-  extreme order; `order` is the one field or a struct o0, o1, ... of the fields.
-    backward: the right time, then order_by;  forward: the negated time, then order_by
-    (without order_by simply the smallest time);  nearest: the negated distance, then
-    backward before forward on equal distance, then order_by.
-  lt: the left time, or any fixed value of its type (forward negates right - lt).
-  The same rules as union's window order, so every strategy picks the same row.
--#}
-{% macro _asof_candidate_order(spec, direction, lt, rt) %}
-  {%- set agg = 'max' -%}
-  {%- set fields = [] -%}
-  {%- if direction == 'backward' -%}
-    {%- do fields.append(rt) -%}
-  {%- elif direction == 'forward' and not spec.order_by -%}
-    {%- set agg = 'min' -%}
-    {%- do fields.append(rt) -%}
-  {%- elif direction == 'forward' -%}
-    {#- lt is fixed per group, so -(right - lt) orders like -right; a floating-point
-        right time is negated directly, which is exact -#}
-    {%- do fields.append('-' ~ (rt if spec.kind == 'numeric' else temporal_joins._tj_gap(rt, lt, spec.kind))) -%}
-  {%- else -%}
-    {%- do fields.append('-(' ~ temporal_joins._asof_distance(spec, lt, rt) ~ ')') -%}
-    {%- do fields.append('case when ' ~ rt ~ ' <= ' ~ lt ~ ' then 1 else 0 end') -%}
-  {%- endif -%}
-  {%- for ob in spec.order_by -%}{%- do fields.append('tj__rsrc.' ~ temporal_joins._tj_q(ob)) -%}{%- endfor -%}
-  {%- if fields | length == 1 -%}{{ return({'agg': agg, 'order': fields[0], 'fields': fields}) }}{%- endif -%}
-  {%- set named = [] -%}
-  {%- for f in fields -%}{%- do named.append("'o" ~ loop.index0 ~ "', " ~ f) -%}{%- endfor -%}
-  {{ return({'agg': agg, 'order': 'named_struct(' ~ named | join(', ') ~ ')', 'fields': fields}) }}
-{% endmacro %}
-
-{#-
-  strategy='auto': broadcast when the left side fits in memory and has few rows per key, else union.
-  broadcast never shuffles the right side, but it pairs each right row with every later left
-  row of its key on the allowed side, and every task holds the left rows as a hash table. So the
-  limit is on bytes: the left rows times their estimated size in that table (_asof_broadcast_row_bytes)
-  at most var('temporal_joins_broadcast_max_bytes', 512 MiB), and optionally at most
-  var('temporal_joins_broadcast_max_rows') rows (no row limit by default). Bounded work while
-  compiling (docs/design.md, "What compiling costs"): the left rows from the metastore's statistics,
-  else one count(*) (which columnar tables answer from file footers, without reading rows); past
-  the limit that is all. Within it, rows per key are counted on a random sample of about
-  _tj_compile_sample_rows() rows, as the Python rule counts them: a left side within the rule
-  always passes (a key's sampled count is at most its row count), a hot key fails, a few keys just
-  over the limit may pass (which costs a little time, never rows). Without keys, a CTE left side
-  (nothing to query), map columns (cannot be grouped), at parse time or with
-  var('temporal_joins_compile_queries') false, auto means union.
--#}
-{% macro _asof_auto_strategy(m, left_info, pairs) %}
-  {%- if not pairs or left_info.columns is none or not temporal_joins._tj_compile_queries(m) -%}
-    {{ return('union') }}
-  {%- endif -%}
-  {%- if temporal_joins._asof_ungroupable(left_info) -%}{{ return('union') }}{%- endif -%}
-  {%- set limits = temporal_joins._asof_broadcast_limits(m) -%}
-  {%- set row_bytes = temporal_joins._asof_broadcast_row_bytes(left_info.columns) -%}
-  {#- table statistics only rule broadcast out: they can be stale (a CTAS records "0 rows") -#}
-  {%- if left_info.rows is number and not temporal_joins._asof_broadcast_fits(limits, left_info.rows, row_bytes) -%}
-    {{ return('union') }}
-  {%- endif -%}
-  {%- if left_info.counted is not defined -%}
-    {#- kept on the relation's info: asof_join_many asks once per key set -#}
-    {%- do left_info.update({'counted': run_query('select count(*) as tj__rows from ' ~ left_info.sql)
-                                          .columns[0].values()[0] or 0}) -%}
-  {%- endif -%}
-  {%- set rows = left_info.counted | int -%}
-  {%- if not temporal_joins._asof_broadcast_fits(limits, rows, row_bytes) -%}{{ return('union') }}{%- endif -%}
-  {%- if rows == 0 -%}{{ return('broadcast') }}{%- endif -%}
-  {%- set keys = [] -%}
-  {%- for pair in pairs -%}{%- do keys.append(pair[0]) -%}{%- endfor -%}
-  {%- set stats = run_query(temporal_joins._asof_auto_stats_sql(left_info.sql, keys, rows)) -%}
-  {%- if (stats.columns[0].values()[0] or 0) <= limits.temporal_joins_broadcast_max_rows_per_key -%}
-    {{ return('broadcast') }}
-  {%- endif -%}
-  {{ return('union') }}
-{% endmacro %}
-
-{#- auto's limits, checked: max_bytes (default 512 MiB: a 4 GB driver broadcasts 10M three-column rows, a
-    2 GB one refuses them), max_rows (default none: no row limit) and max_rows_per_key (default 2). -#}
-{% macro _asof_broadcast_limits(m) %}
-  {%- set limits = {} -%}
-  {%- for name, default in [('temporal_joins_broadcast_max_bytes', 536870912),
-                            ('temporal_joins_broadcast_max_rows', none),
-                            ('temporal_joins_broadcast_max_rows_per_key', 2)] -%}
-    {%- if default is none and var(name, none) is none -%}
-      {%- do limits.update({name: none}) -%}
-    {%- else -%}
-      {%- do limits.update({name: temporal_joins._tj_whole_number_var(m, name, default, 0, none,
-                            'a non-negative whole number' ~ (' or none (no limit)' if default is none else ''))}) -%}
-    {%- endif -%}
-  {%- endfor -%}
-  {{ return(limits) }}
-{% endmacro %}
-
-{#- Whether `rows` left rows of row_bytes each are within auto's byte and row limits. -#}
-{% macro _asof_broadcast_fits(limits, rows, row_bytes) %}
-  {{ return(rows * row_bytes <= limits.temporal_joins_broadcast_max_bytes
-            and (limits.temporal_joins_broadcast_max_rows is none
-                 or rows <= limits.temporal_joins_broadcast_max_rows)) }}
-{% endmacro %}
-
-{#- A left row's estimated size in the broadcast hash table, from its column types (the Python twin:
-    temporal_joins.asof.broadcast.row_bytes): an UnsafeRow (a null bit per column in 8-byte words, 8 bytes per
-    column) plus the variable-length parts at Spark's default sizes (string 20 rounded to 24, binary 104, a
-    decimal past 18 digits 16, nested types 64), plus 16 for the table's entry. -#}
-{% macro _asof_broadcast_row_bytes(columns) %}
-  {%- set n = columns | length -%}
-  {%- set total = [16 + 8 * ((n + 63) // 64) + 8 * n] -%}
-  {%- for c in columns -%}
-    {%- do total.append(temporal_joins._asof_variable_bytes(c.dtype | lower)) -%}
-  {%- endfor -%}
-  {{ return(total | sum) }}
-{% endmacro %}
-
-{% macro _asof_variable_bytes(dtype) %}
-  {%- set decimal = modules.re.match('^decimal\\((\\d+)', dtype) -%}
-  {%- if modules.re.match('^(array|map|struct|variant)\\b', dtype) -%}{{ return(64) }}
-  {%- elif modules.re.match('^(string|varchar|char)\\b', dtype) -%}{{ return(24) }}
-  {%- elif modules.re.match('^binary\\b', dtype) -%}{{ return(104) }}
-  {%- elif decimal and decimal.group(1) | int > 18 -%}{{ return(16) }}
-  {%- endif -%}
-  {{ return(0) }}
-{% endmacro %}
-
-{#- auto's per-key query: the most rows of one key among a random sample of about _tj_compile_sample_rows()
-    of the left side's `rows` rows (all of them when fewer); relation_sql and keys are validated. -#}
-{% macro _asof_auto_stats_sql(relation_sql, keys, rows) %}
-  {%- set quoted = [] -%}
-  {%- for k in keys -%}{%- do quoted.append(temporal_joins._tj_q(k)) -%}{%- endfor -%}
-  {%- set fraction = temporal_joins._tj_compile_sample_rows() / rows -%}
-  {{ return('select max(tj__n) as tj__per_key from (select count(*) as tj__n from ' ~ relation_sql
-            ~ (' where rand(7) < ' ~ '%.9f' | format(fraction) if fraction < 1 else '')
-            ~ ' group by ' ~ quoted | join(', ') ~ ') as tj__key_counts') }}
-{% endmacro %}
-
-{#- Left columns Spark cannot group by (maps and variants, also nested): broadcast groups by every left column. -#}
-{% macro _asof_ungroupable(left_info) %}
-  {%- set found = [] -%}
-  {%- for c in (left_info.columns or []) if modules.re.search('map<|(^|[<,:\\s])variant($|[>,\\s])', c.dtype) -%}
-    {%- do found.append(c) -%}
-  {%- endfor -%}
-  {{ return(found) }}
-{% endmacro %}

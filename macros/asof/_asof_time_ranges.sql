@@ -120,7 +120,7 @@
 {% endmacro %}
 
 {#- A number that never decreases as the time grows (lossy is fine: only ranges use it). Not
-    _range_epoch (exact, one form per dialect): the quantile query runs on the target whatever
+    tj_epoch (exact, one form per dialect): the quantile query runs on the target whatever
     flavour is rendered, so this one expression must run on Spark (ANSI on or off) and Hive. A double
     for timestamps too: Hive 2.3 rejects a bigint compared with the double split literals. -#}
 {% macro _asof_time_image(expr, kind) %}
@@ -177,7 +177,7 @@
     {%- do values.append('tj__v' ~ loop.index0) -%}
     {%- do names.append(rc.output) -%}
   {%- endfor -%}
-  {#- {direction, best row, carried row, _tj_candidate_rank, _asof_candidate_order, flat fields, count} -#}
+  {#- {direction, best row, carried row, tj_candidate_rank, _asof_candidate_order, flat fields, count} -#}
   {%- set sides = [] -%}
   {%- for direction, best, carry, order in [['backward', 'tj__last', 'tj__carry_back', 'tj__olast'],
                                             ['forward', 'tj__first', 'tj__carry_fwd', 'tj__ofirst']]
@@ -282,9 +282,44 @@ from (
 ) as tj__edges
 {% endmacro %}
 
-{#- A struct from _tj_arg_extreme back to the union's packed right row (Hive's also holds the order). -#}
+{#- A struct from tj_arg_extreme back to the union's packed right row (Hive's also holds the order). -#}
 {% macro _asof_repack(struct, names) %}
   {%- set fields = [] -%}
   {%- for n in names -%}{%- do fields.append("'" ~ n ~ "', " ~ struct ~ '.' ~ temporal_joins._tj_q(n)) -%}{%- endfor -%}
   {{ return('case when ' ~ struct ~ ' is not null then named_struct(' ~ fields | join(', ') ~ ') end') }}
+{% endmacro %}
+
+{#- The spec's time_ranges for a keyed union: none (one window per key) or _asof_time_ranges's dict plus
+    'hot_check' (what _asof_hot_measure, asof/_asof_hot_keys.sql, needs). Nothing runs here: the spec serves
+    every flavour, and only the Spark flavour splits (_asof_time_splits measures, once). -#}
+{% macro _asof_hot_ranges(m, left_info, left_time, right_info, right_time, pairs) %}
+  {%- if not pairs or left_info.columns is none or not temporal_joins._tj_compile_queries(m) -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set hot_rows = temporal_joins._tj_whole_number_var(m, 'temporal_joins_hot_key_rows', 10000000, 0, none,
+                       'a non-negative whole number of left rows (0: never split a key)') -%}
+  {%- if hot_rows == 0 -%}{{ return(none) }}{%- endif -%}
+  {%- set ranges = temporal_joins._asof_time_ranges(m, left_info, left_time, right_info, right_time) -%}
+  {%- if ranges is none -%}{{ return(none) }}{%- endif -%}
+  {%- set left_keys = [] -%}
+  {%- set right_keys = [] -%}
+  {%- for pair in pairs -%}
+    {%- set lc = temporal_joins._tj_find_column(left_info, pair[0]) -%}
+    {%- set rc = temporal_joins._tj_find_column(right_info, pair[1]) -%}
+    {%- if lc is none or rc is none or lc.dtype | lower != rc.dtype | lower
+           or not modules.re.match(temporal_joins._asof_hot_key_types(), lc.dtype | lower) -%}
+      {{ return(none) }}
+    {%- endif -%}
+    {%- do left_keys.append(lc.name) -%}
+    {%- do right_keys.append(rc.name) -%}
+  {%- endfor -%}
+  {%- do ranges.update({'hot_check': {'left_info': left_info, 'left_keys': left_keys, 'right_keys': right_keys,
+                                      'hot_rows': hot_rows | int}}) -%}
+  {{ return(ranges) }}
+{% endmacro %}
+
+{#- A keyed event's range id: its range when its key is hot, else -1 (keys: the key expressions, time: its time). -#}
+{% macro _asof_hot_range(key_exprs, time, ranges, splits) %}
+  {{ return('case when ' ~ temporal_joins._asof_is_hot(key_exprs, ranges) ~ ' then '
+            ~ temporal_joins._asof_time_range(time, ranges.kind, splits) ~ ' else -1 end') }}
 {% endmacro %}

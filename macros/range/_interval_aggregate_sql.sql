@@ -16,7 +16,7 @@
   them, which would count -1 there. An open start (open_start, null) is a start event with a
   null time, sorted before every time (nulls first); an open end (open_end, null) has no end
   event. Left rows with a null time get count 0 and null sum and average.
-  Flat rows (Hive, _tj_flat_rows): the left row crosses the union as its columns tj__lc<i>.
+  Flat rows (Hive, tj_flat_rows): the left row crosses the union as its columns tj__lc<i>.
 -#}
 {% macro _interval_aggregate_sql(spec) %}
   {%- set keys = [] -%}

@@ -1,5 +1,5 @@
 {#-
-  SQL for interval_join (bucketing as in _range_sql.sql; bins from _interval_join_spec).
+  SQL for interval_join (bucketing as in _range_sql.sql; bins from _interval_join_spec, measured by _range_plan.sql).
 
   point:   the left point keeps one bucket; each right interval is copied into every bucket
            from its start's to its end's. Left outer is a plain LEFT JOIN: the left side is
@@ -35,8 +35,8 @@
   {{ return('(select ' ~ cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias ~ ')') }}
 {% endmacro %}
 
+{#- spec: measured already (range/_range_plan.sql's _range_measured). -#}
 {% macro _interval_join_sql(spec) %}
-  {%- set spec = temporal_joins._range_measured(spec) -%}
   {%- set out = temporal_joins._tj_unpack('tj__pairs.tj__l', spec.left_columns,
                                           'tj__pairs.tj__r', spec.right_columns) -%}
   {%- set bucketed = spec.strategy == 'bucketed' -%}

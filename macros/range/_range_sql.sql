@@ -1,5 +1,8 @@
 {#-
-  SQL for range_join, and the pieces every bucketed join shares.
+  SQL for range_join, and the pieces every bucketed join shares (range/_interval_sql.sql,
+  range/_interval_aggregate_sql.sql, and range/_range_plan.sql's measuring queries). Takes the measured
+  spec (range/_range_plan.sql); the dialect's fragments (spec.dialect: tj_epoch, tj_copies, the one-row
+  and grouped joins) from _dialect.sql, buckets from _epoch.sql.
 
   Bucketing (the windowStart idea of the blog post "Efficient Range-Joins With Spark 2.0", made
   exact): one side keeps one bucket,
@@ -11,15 +14,6 @@
 -#}
 
 {#- Key columns of one side ('left' or 'right') as tj__k0.., and their ON clause. -#}
-{% macro _range_key_select(pairs, side, alias) %}
-  {%- set i = 0 if side == 'left' else 1 -%}
-  {%- set out = [] -%}
-  {%- for pair in pairs -%}
-    {%- do out.append(alias ~ '.' ~ temporal_joins._tj_q(pair[i]) ~ ' as tj__k' ~ loop.index0) -%}
-  {%- endfor -%}
-  {{ return(out) }}
-{% endmacro %}
-
 {% macro _range_key_on(pairs, a, b) %}
   {%- set out = [] -%}
   {%- for pair in pairs -%}
@@ -323,8 +317,8 @@
   {{ return('(select ' ~ outer_cols | join(', ') ~ ' from ' ~ span.sql ~ ' as tj__one ' ~ copies.clause ~ ')') }}
 {% endmacro %}
 
+{#- spec: measured already (range/_range_plan.sql's _range_measured). -#}
 {% macro _range_join_sql(spec) %}
-  {%- set spec = temporal_joins._range_measured(spec) -%}
   {%- set out = temporal_joins._tj_unpack('tj__pairs.tj__l', spec.left_columns,
                                           'tj__pairs.tj__r', spec.right_columns) -%}
   {%- if spec.strategy == 'naive' -%}
@@ -377,3 +371,10 @@ from (
   {%- endif %}
 {% endmacro %}
 
+{#- A side's source for its buckets: with a bin measured when the query runs, the source with that bin as column
+    tj__bin, so the measuring subquery appears once per side (spliced into every bucket expression, Spark would
+    plan it dozens of times). -#}
+{% macro _range_bin_source(spec, src) %}
+  {%- if spec.bin is not mapping -%}{{ return(src) }}{%- endif -%}
+  {{ return('(select tj__in.*, ' ~ spec.bin.sql ~ ' as tj__bin from ' ~ src ~ ' as tj__in)') }}
+{% endmacro %}

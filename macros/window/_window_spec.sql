@@ -1,7 +1,8 @@
 {#-
-  window_aggregate's argument checks, on the shared core (_validation.sql) and the range
-  family's time arithmetic (range/_range_spec.sql: _range_kind, _range_epoch_kind,
-  _range_units, _range_epoch). Returns the dialect-free spec that _window_sql renders.
+  window_aggregate's argument checks, on the shared layer: _validation.sql, _time_kinds.sql, the time
+  arithmetic it shares with the range family (_epoch.sql: _range_kind, _range_epoch_kind, _range_units)
+  and auto's rule (_auto_strategy.sql). Returns the spec; window_aggregate.sql puts its dialect table on it
+  (_dialect.sql) and window/_window_plan.sql and window/_window_sql.sql render it.
 
   Times are exact "epoch numbers" as in the range joins: timestamps as microseconds (a
   '7 days' window is 604,800 s of elapsed time whatever the session time zone or DST),

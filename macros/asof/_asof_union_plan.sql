@@ -1,0 +1,140 @@
+{#-
+  The union strategy's plan (asof/_asof_union.sql renders it): side numbers, key and tie-breaker names, the
+  window clauses, the flat (Hive) or columns (Spark) form of the rows that cross the UNION ALL, and the time
+  ranges' splits (asof/_asof_time_ranges.sql). Reads the spec and its dialect table; writes no SQL of its own.
+-#}
+
+{#- What the layers share: the side numbers, key and tie-breaker names, the window clauses and
+    what a left row carries past the window. -#}
+{% macro _asof_union_plan(p) %}
+  {%- set inclusive = p.entries | selectattr('allow_exact_matches') | list -%}
+  {%- set left_side = 1 if inclusive else 0 -%}
+  {%- set sides = [] -%}
+  {%- for e in p.entries -%}{%- do sides.append(0 if e.allow_exact_matches else left_side + 1) -%}{%- endfor -%}
+  {%- set keys = [] -%}
+  {%- for pair in p.entries[0].by -%}{%- do keys.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
+  {#- tie-breakers numbered across the entries: tj__o<n>, each entry owning its own -#}
+  {%- set tie_breakers = [] -%}
+  {%- set owned = [] -%}
+  {%- for e in p.entries -%}
+    {%- set mine = {} -%}
+    {%- for ob in e.order_by -%}
+      {%- do mine.update({'tj__o' ~ tie_breakers | length: ob}) -%}
+      {%- do tie_breakers.append('tj__o' ~ tie_breakers | length) -%}
+    {%- endfor -%}
+    {%- do owned.append(mine) -%}
+  {%- endfor -%}
+  {%- set splits = temporal_joins._asof_time_splits(p) -%}
+  {%- set ranged = splits is not none -%}
+  {#- the time ranges (when there are any: without keys, or a hot key's) partition the window too -#}
+  {%- set partition = keys + (['tj__trange'] if ranged else []) -%}
+  {#- flat (Hive, tools/hive/FINDINGS.md): only primitive columns cross the UNION ALL and enter the
+      window, the left row as tj__l__<n>, entry i's right row as tj__r<i>__<j>; each right row's
+      struct is built inside the window's argument -#}
+  {%- set flat = p.get('flat', false) -%}
+  {#- columns (Spark): entry i's right columns cross the union as tj__r<i>__<j> too, each with a running last of
+      its own, and a null mask (tj__rn<i>: a bit per column that may be null) says which of the matched row's
+      columns were null: the window copies no struct per row (_asof_union_columns). Wider entries keep one
+      struct each: one copy beats many aggregates there. -#}
+  {%- set widest = p.entries | map(attribute='right_columns') | map('length') | max -%}
+  {%- set columns = not flat and widest <= temporal_joins._asof_union_column_limit(p.macro) -%}
+  {#- the left row flat as tj__l__<n> (Hive; on Spark when at most one of its columns is not carried anyway: a
+      struct costs every left row its header, flat columns cost every right row a null each) -#}
+  {%- set uncarried = [] -%}
+  {%- for c in p.left_columns or [] if (c | lower) not in p.left_carried -%}{%- do uncarried.append(c) -%}{%- endfor -%}
+  {%- set left_is_flat = flat or (p.left_columns is not none and uncarried | length <= 1) -%}
+  {%- set left_flat = {} -%}
+  {%- set right_values = [] -%}
+  {%- set entry_columns = [] -%}
+  {%- if left_is_flat -%}
+    {%- for c in uncarried -%}{%- do left_flat.update({c | lower: 'tj__l__' ~ loop.index0}) -%}{%- endfor -%}
+    {%- set left_packed = none -%}
+  {%- else -%}
+    {%- set left_packed = temporal_joins._tj_pack_left('tj__lsrc', p.left_columns, p.left_carried) -%}
+  {%- endif -%}
+  {%- if flat -%}
+    {%- for e in p.entries -%}
+      {%- set i = loop.index0 -%}
+      {%- set fields = [] -%}
+      {%- set time_flat = [] -%}
+      {%- for rc in e.right_columns -%}
+        {%- do fields.append("'" ~ rc.output ~ "', tj__r" ~ i ~ '__' ~ loop.index0) -%}
+        {%- if rc.output == e.time_output -%}{%- do time_flat.append('tj__r' ~ i ~ '__' ~ loop.index0) -%}{%- endif -%}
+      {%- endfor -%}
+      {%- do right_values.append('case when ' ~ time_flat[0] ~ ' is not null then named_struct('
+                                 ~ fields | join(', ') ~ ') end') -%}
+    {%- endfor -%}
+  {%- elif columns -%}
+    {%- for e in p.entries -%}{%- do entry_columns.append(temporal_joins._asof_union_columns(e, loop.index0)) -%}
+    {%- endfor -%}
+  {%- else -%}
+    {%- for e in p.entries -%}{%- do right_values.append('tj__r' ~ loop.index0) -%}{%- endfor -%}
+  {%- endif -%}
+  {#- what each left row carries past the window: its carried event columns and its packed struct
+      (flat: its columns) -#}
+  {%- set payload = p.left_carried.values() | unique | list | sort -%}
+  {%- for c in p.left_columns or [] if (c | lower) in left_flat -%}
+    {%- do payload.append(left_flat[c | lower]) -%}
+  {%- endfor -%}
+  {%- if left_packed -%}{%- do payload.append('tj__l') -%}{%- endif -%}
+  {%- set unpack = dict(p.left_carried) -%}
+  {%- do unpack.update(left_flat) -%}
+  {%- set windows = {} -%}
+  {%- for direction, time_order in [('backward', 'asc'), ('forward', 'desc')] -%}
+    {%- if p.entries | selectattr('direction', 'in', [direction, 'nearest']) | list -%}
+      {%- set order = ['tj__t ' ~ time_order, 'tj__side asc'] -%}
+      {#- the tie-breakers of the entries this window serves -#}
+      {%- for e in p.entries -%}
+        {%- set mine = owned[loop.index0] -%}
+        {%- if e.direction in [direction, 'nearest'] -%}
+          {%- for tb in tie_breakers if tb in mine -%}{%- do order.append(tb ~ ' asc') -%}{%- endfor -%}
+        {%- endif -%}
+      {%- endfor -%}
+      {%- do windows.update({direction: ' over ('
+            ~ ('partition by ' ~ partition | join(', ') ~ ' ' if partition else '')
+            ~ 'order by ' ~ order | join(', ') ~ ' rows between unbounded preceding and current row)'}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return({'left_side': left_side, 'sides': sides, 'keys': keys,
+             'tie_breakers': tie_breakers, 'owned': owned, 'ranged': ranged, 'splits': splits,
+             'left_packed': left_packed,
+             'payload': payload, 'windows': windows, 'flat': flat, 'left_flat': left_flat,
+             'right_values': right_values, 'unpack': unpack, 'columns': columns,
+             'entry_columns': entry_columns}) }}
+{% endmacro %}
+
+{#- var('temporal_joins_union_columns_max', 2), checked: how many right columns an entry may have for the columns
+    form (_asof_union_plan); wider entries travel as one struct each. Measured on left20 at 1M (benchmarks/README.md,
+    "Parity with tempo"): 2 columns ran about 5% faster as columns, 4 about as fast either way, 8 about 19% slower. At
+    most 30: the mask's bits fit an int. -#}
+{% macro _asof_union_column_limit(m) %}
+  {{ return(temporal_joins._tj_whole_number_var(m, 'temporal_joins_union_columns_max', 2, 0, 30,
+            'a whole number from 0 (always one struct per right row) to 30')) }}
+{% endmacro %}
+
+{#- Entry i's columns form: {'values': its right columns' union names tj__r<i>__<j>, 'time': the one that holds
+    its time (never null on its rows: the union keeps only rows with a time and keys, so it also says a candidate
+    exists), 'bits': per column its bit in the mask or none (the time and the key columns cannot be null),
+    'mask': tj__rn<i> or none, 'mask_sql': the mask of a tj__rsrc row}. -#}
+{% macro _asof_union_columns(e, i) %}
+  {%- set never_null = [e.right_time | lower] -%}
+  {%- for pair in e.by -%}{%- do never_null.append(pair[1] | lower) -%}{%- endfor -%}
+  {%- set values = [] -%}
+  {%- set bits = [] -%}
+  {%- set terms = [] -%}
+  {%- set time = [] -%}
+  {%- for rc in e.right_columns -%}
+    {%- do values.append('tj__r' ~ i ~ '__' ~ loop.index0) -%}
+    {%- if rc.output == e.time_output -%}{%- do time.append(values[-1]) -%}{%- endif -%}
+    {%- if rc.source | lower in never_null -%}
+      {%- do bits.append(none) -%}
+    {%- else -%}
+      {%- set bit = 2 ** (terms | length) -%}
+      {%- do bits.append(bit) -%}
+      {%- do terms.append('case when tj__rsrc.' ~ temporal_joins._tj_q(rc.source) ~ ' is null then ' ~ bit
+                          ~ ' else 0 end') -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return({'values': values, 'time': time[0], 'bits': bits, 'mask': ('tj__rn' ~ i) if terms else none,
+             'mask_sql': terms | join(' + ') if terms else none}) }}
+{% endmacro %}
