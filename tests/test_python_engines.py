@@ -48,6 +48,7 @@ from temporal_joins.asof import (
     asof_join,
     asof_join_many,
     choose_buckets,
+    hot_keys,
     native,
     native_metrics,
     union,
@@ -144,22 +145,22 @@ def test_union_splits_hot_keys_into_ranges_of_time_and_matches_the_oracle(spark,
     left, right, L, R = frames[kind]
     # by default nothing is counted or sampled for a left side whose plan is too small to hold a 10M-row key (a
     # plan without a size estimate, as these frames' RDDs, is counted)
-    assert not union._may_hold(spark.range(1000), union.HOT_KEY_ROWS) and union._may_hold(spark.range(1000), 1)
-    monkeypatch.setattr(union, "HOT_KEY_ROWS", 1)
-    monkeypatch.setattr(union, "HOT_KEY_RANGES", 7)
+    assert not hot_keys.may_hold(spark.range(1000), hot_keys.HOT_KEY_ROWS) and hot_keys.may_hold(spark.range(1000), 1)
+    monkeypatch.setattr(hot_keys, "HOT_KEY_ROWS", 1)
+    monkeypatch.setattr(hot_keys, "HOT_KEY_RANGES", 7)
     # the columns form at the suite's five right columns (by default two): a running last per column, the null mask
     monkeypatch.setattr(union, "COLUMN_LIMIT", 8)
     # the cases share their inputs and keys, so their split is measured once (three jobs) and reused: the split
     # depends only on the left rows, the keys and the right times, never on a case's direction or tolerance
     measured = {}
-    real_split = union._hot_split
+    real_split = union.hot_split
 
     def split_once(left_df, right_df, s):
         if (s.by, s.right_time) not in measured:
             measured[s.by, s.right_time] = real_split(left_df, right_df, s)
         return measured[s.by, s.right_time]
 
-    monkeypatch.setattr(union, "_hot_split", split_once)
+    monkeypatch.setattr(union, "hot_split", split_once)
     cases = [c for c in CASES if c.kind == kind]
     spark.conf.set("spark.sql.ansi.enabled", "true" if KINDS.index(kind) in (1, 2) else "false")
     try:
