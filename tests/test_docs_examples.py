@@ -24,6 +24,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,13 +183,34 @@ profile: {outputs: {}}
     assert (model.role, model.model_name, model.table) == ("model", "readme_l10", (("id", "value"), ("1", "null")))
 
 
-def test_packages_example_reads_as_dbt_deps_reads_it():
-    from dbt.config.project import package_config_from_data
-
+def test_packages_example_resolves_as_written(tmp_path):
+    """`dbt deps` on the README's packages.yml, its git URL pointing at a clone of this checkout: the
+    revision it names exists, and the package it installs accepts the running dbt."""
     block = _one("packages")
-    (package,) = package_config_from_data(yaml.safe_load(block.text)).packages
-    version = yaml.safe_load((REPO / "dbt_project.yml").read_text())["version"]
-    assert str(package.revision) == version, f"{block.where} pins {package.revision}, the package is {version}"
+    clone = tmp_path / "temporal_joins.git"
+    subprocess.run(["git", "clone", "--quiet", "--bare", str(REPO), str(clone)], check=True)
+    project = tmp_path / "my_project"
+    project.mkdir()
+    (project / "dbt_project.yml").write_text("name: my_project\nversion: '1.0.0'\nprofile: my_project\n")
+    (project / "packages.yml").write_text(block.text.replace("<this repository's git URL>", clone.as_uri()))
+    dbt = Path(sys.executable).with_name("dbt")
+    env = {**os.environ, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+    out = subprocess.run(
+        [str(dbt), "deps", "--no-version-check"], cwd=project, env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, f"{block.where}: dbt deps failed\n{out.stdout}\n{out.stderr}"
+    installed = yaml.safe_load((project / "dbt_packages" / "temporal_joins" / "dbt_project.yml").read_text())
+    assert installed["name"] == "temporal_joins"
+
+
+def test_quickstart_install_line_is_the_one_the_resolver_test_checks():
+    from test_dependency_resolution import QUICKSTART_REQUIREMENTS
+
+    readme = (REPO / "README.md").read_text()
+    lines = [line.strip() for line in readme.splitlines() if re.match(r'\s*(uv )?pip install .*"dbt-core', line)]
+    assert len(lines) == 2, lines  # pip, and the note's uv line for the parser that cannot be built
+    for line in lines:
+        assert re.findall(r'"([^"]+)"', line) == list(QUICKSTART_REQUIREMENTS), line
 
 
 def test_plain_python_snippets_run():

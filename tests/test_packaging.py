@@ -29,6 +29,7 @@ def test_wheel_holds_the_runtime_package_only(tmp_path):
         "temporal_joins/window/__init__.py",
         "temporal_joins/window/union.py",
         "temporal_joins/dbt_session.py",
+        "temporal_joins/local_thrift.py",
     } <= shipped
     # repo tooling (endpoints, Hive engine, render harness, HiveQL export) stays out of the wheel
     assert not any(part in n for n in names for part in ("local_spark", "hive_export", "hiveql", "tools/", "tests/"))
@@ -82,3 +83,28 @@ def test_extras_agree_with_the_spark_matrix():
         assert env.pyspark in spec("spark", "pyspark") and env.pyspark in spec("pyspark", "pyspark"), env
         # a patch release of the env's dbt minor (dbt-spark's range starts at 1.10.1)
         assert f"{env.dbt}.0" in spec("spark", "dbt-core") and f"{env.dbt}.1" in spec("spark", "dbt-spark"), env
+
+
+def test_every_dbt_minor_of_the_spark_extra_is_tested():
+    """Each dbt-core and dbt-spark minor the `spark` extra admits is the main venv's or a matrix env's,
+    and every matrix env runs the integration project's build and the docs' examples (issue 38)."""
+    import importlib.metadata as md
+
+    import tomllib
+    from packaging.requirements import Requirement
+
+    from tools.matrix import ENVS, SELECTION
+
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    specs = {r.name: r.specifier for r in map(Requirement, extras["spark"])}
+
+    def minor(version: str) -> str:
+        return ".".join(version.split(".")[:2])
+
+    for package in ("dbt-core", "dbt-spark"):
+        admitted = {f"1.{m}" for m in range(30) if any(f"1.{m}.{p}" in specs[package] for p in range(3))}
+        tested = {minor(md.version(package))} | {env.dbt for env in ENVS.values()}
+        assert admitted == tested, (package, sorted(admitted), sorted(tested))
+    for env in ENVS.values():
+        for module in ("tests/test_integration.py", "tests/test_docs_examples.py", "tests/test_dbt_parse.py"):
+            assert module in SELECTION and module not in env.deselected, (env.name, module)

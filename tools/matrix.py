@@ -1,18 +1,22 @@
-"""The Spark-version matrix of `make test`: the suite's compatibility part on the older Spark lines.
+"""The Spark-version matrix of `make test`: the suite's compatibility part on the older Spark lines and dbt minors.
 
-`make test` runs the whole suite in .venv (the newest pyspark and dbt; MAIN_LANE_B in a second
-pytest beside the rest) and, beside it, SELECTION in one venv per entry of ENVS: the integration
-project's `dbt build`, the macros' differential tests through dbt-spark's session method, every
-Python engine against the oracle (session time zones included) and, where pyspark ships the Connect
-server, the Connect tests. What an environment leaves out is in its `deselected`, with the reason.
-The real-endpoint tests (the Hive 2.3 engine built from the main venv's jars, the Thrift server and
-cluster, dbt-databricks) run in the main venv only.
+`make test` runs the whole suite in .venv (the newest pyspark and dbt: Spark 4.3, dbt-core 1.12;
+MAIN_LANE_B in a second pytest beside the rest) and, beside it, SELECTION in one venv per entry of
+ENVS, each an older Spark line with an older dbt minor (spark-4.0: dbt 1.11, spark-3.5: dbt 1.10),
+so that every dbt minor the package supports builds the integration project, runs the docs' examples
+and the macros' differential tests: the integration project's `dbt build`, the docs' examples in one
+`dbt build`, `dbt parse` without warnings, the macros' differential tests through dbt-spark's
+session method, every Python engine against the oracle (session time zones included) and, where
+pyspark ships the Connect server, the Connect tests. What an environment leaves out is in its
+`deselected`, with the reason. The real-endpoint tests (the Hive 2.3 engine built from the main
+venv's jars, the Thrift server and cluster, dbt-databricks) run in the main venv only.
 
 Each environment lives under $TEMPORAL_JOINS_STATE/matrix/<name>/: its venv (the checkout installed
-editable with the env's extras), its own Spark state and dbt target and logs (so it can run beside
-the main suite), its pytest log and JUnit XML. PyPI has pyspark as a 300-400 MB sdist only: it is
-built into a wheel once and kept in matrix/wheels/; a venv is reinstalled only when its requirements
-or pyproject.toml change.
+editable with the env's extras, by the main venv's uv with requirements/no-experimental-parser.txt
+excluded, as the Makefile installs .venv), its own Spark state and dbt target and logs (so it can run
+beside the main suite), its pytest log and JUnit XML. PyPI has pyspark as a 300-400 MB sdist only: it
+is built into a wheel once and kept in matrix/wheels/; a venv is reinstalled only when its
+requirements, pyproject.toml or the excludes file change.
 
     python -m tools.matrix build [NAME ...]                 # the venvs (idempotent)
     python -m tools.matrix run [NAME ...] [-- PYTEST ARGS]  # the selection, e.g. -- -k asof_differential
@@ -36,11 +40,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 ROOT = Path(os.environ.get("TEMPORAL_JOINS_STATE", REPO / ".spark")) / "matrix"
 WHEELS = ROOT / "wheels"
+# what no install resolves: dbt-core 1.12's dbt-core-experimental-parser (the file says why)
+NO_PARSER = REPO / "requirements" / "no-experimental-parser.txt"
 
 # The compatibility part, in one place: what every matrix environment runs (less its deselected):
-# every macro's differential test, the integration project and every Python engine.
+# what each dbt minor must do (the integration project, the docs' examples, a clean `dbt parse`), every
+# macro's differential test and every Python engine. A module not in the checkout is left out.
 SELECTION = (
     "tests/test_integration.py",  # the integration project's `dbt build` and its must-fail control
+    "tests/test_docs_examples.py",  # every example of README.md and docs/*.md in one `dbt build`
+    "tests/test_dbt_parse.py",  # `dbt parse --no-partial-parse` of the projects prints no warning
     "tests/test_asof_differential.py",
     "tests/test_range_differential.py",
     "tests/test_asof_many_differential.py",
@@ -74,11 +83,6 @@ NICENESS = 19
 # The matrix checks what the Spark line changes: Spark SQL and PySpark. The hive__ flavours run on
 # Hive 2.3's own engine and on Spark 4.3 in the main suite.
 SPARK_FLAVOURS = ("not hive", "the hive__ flavours run on Hive 2.3 and on Spark 4.3 in the main suite")
-DBT_111_IN_MAIN = (
-    "dbt-core 1.11 builds the integration project in the main suite (on 4.3); "
-    "Spark 4.0's SQL is checked by the differential tests"
-)
-
 NO_CONNECT_SERVER = (
     "pyspark 3.5 on PyPI ships no Spark Connect server (no jars/spark-connect_*.jar), "
     "so the suite's session cannot start SparkConnectPlugin"
@@ -100,7 +104,7 @@ def own_state(home: Path) -> dict[str, str]:
 class Env:
     name: str
     pyspark: str
-    dbt: str  # dbt-core's and dbt-spark's minor version: "1.10" installs ~=1.10.0
+    dbt: str  # dbt-core's and dbt-spark's minor version: "1.10" installs ~=1.10.0 of both
     extras: str  # the checkout's extras
     pins: tuple[str, ...] = ()  # what the Spark line needs that no package declares
     deselected: dict[str, str] = field(default_factory=dict)  # test module or node id -> why
@@ -120,7 +124,7 @@ class Env:
 
     def requirements(self) -> list[str]:
         return [
-            f"{self.wheel}[sql]",  # pyspark's own ranges for pandas, pyarrow and numpy (3.5: numpy < 2)
+            f"pyspark[sql] @ {self.wheel.as_uri()}",  # pyspark's own ranges for pandas, pyarrow, numpy (3.5: numpy < 2)
             f"dbt-core~={self.dbt}.0",
             f"dbt-spark[session,PyHive]~={self.dbt}.0",
             *self.pins,
@@ -129,7 +133,7 @@ class Env:
         ]
 
     def pytest_args(self) -> list[str]:
-        modules = [m for m in SELECTION if m not in self.deselected]
+        modules = [m for m in SELECTION if m not in self.deselected and (REPO / m.split("::")[0]).exists()]
         nodes = [f"--deselect={node}" for node in self.deselected if node not in SELECTION]
         # no .pytest_cache writes beside the main run's
         keywords = ["-k", self.keywords[0]] if self.keywords[0] else []
@@ -144,7 +148,8 @@ class Env:
 
 
 # The newest release of each older Spark line that a supported runtime carries (docs/testing.md,
-# "The Spark matrix"); 3.5 with dbt 1.10 (what dbt-databricks 1.11 pins), 4.0 with dbt 1.11.
+# "The Spark matrix"), each with one of the dbt minors the main venv (dbt-core 1.12) does not run:
+# 3.5 with dbt 1.10 (the dbt-spark that dbt-databricks 1.11 and 1.12 pin), 4.0 with dbt 1.11.
 ENVS = {
     env.name: env
     for env in (
@@ -163,7 +168,6 @@ ENVS = {
             "4.0.5",
             "1.11",
             "spark,connect,test",
-            deselected={"tests/test_integration.py": DBT_111_IN_MAIN},
             keywords=SPARK_FLAVOURS,
         ),
     )
@@ -213,17 +217,28 @@ def build(env: Env, python: str, log, echo: bool = False) -> None:
         steps.append([python, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", WHEELS, f"pyspark=={env.pyspark}"])
     stamp = env.home / "venv" / ".installed"
     wanted = hashlib.sha256(
-        "\n".join([*env.requirements(), (REPO / "pyproject.toml").read_text()]).encode()
+        "\n".join([*env.requirements(), (REPO / "pyproject.toml").read_text(), NO_PARSER.read_text()]).encode()
     ).hexdigest()
     if not (stamp.exists() and stamp.read_text() == wanted):
+        # uv, as the Makefile installs the main venv: the excludes file keeps dbt-core-experimental-parser
+        # (a dbt-core 1.12+ dependency whose build downloads a binary) out, and no pre-release is picked
+        uv = uv_bin()
         if not env.python.exists():
-            steps.append([python, "-m", "venv", env.home / "venv"])
-        steps.append([env.python, "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
-        steps.append([env.python, "-m", "pip", "install", "--quiet", *env.requirements()])
+            steps.append([uv, "venv", "--quiet", "--seed", "--python", python, env.home / "venv"])
+        steps.append(
+            [uv, "pip", "install", "--quiet", "--python", env.python, "--excludes", NO_PARSER, *env.requirements()]
+        )
     for argv in steps:
         if _call(argv, log, echo, cwd=REPO) != 0:
             raise RuntimeError(f"failed: {' '.join(map(str, argv))}")
     stamp.write_text(wanted)
+
+
+def uv_bin() -> str:
+    """The uv of the running venv (the main one: the `test` extra installs it)."""
+    from uv import find_uv_bin
+
+    return find_uv_bin()
 
 
 def versions(python: Path | str) -> str:
@@ -262,6 +277,9 @@ def build_and_run(
         outcome.versions = versions(env.python)
         for node, why in env.deselected.items():
             log.write(f"deselected {node}: {why}\n")
+        for node in SELECTION:
+            if not (REPO / node.split("::")[0]).exists():
+                log.write(f"not in the checkout, left out: {node}\n")
         if env.keywords[0]:
             log.write(f"-k '{env.keywords[0]}': {env.keywords[1]}\n")
         start = time.monotonic()
