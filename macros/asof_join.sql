@@ -1,6 +1,6 @@
 {#-
   Point-in-time (as-of) join: every left row with the one right row nearest in time,
-  per key. Semantics: README.md#asof_join and macros/asof_join.yml.
+  per key. Semantics: docs/usage.md#asof_join and macros/asof_join.yml.
   Checks and plan: asof/_asof_spec.sql (on the shared layer). Dialect: _dialect.sql. SQL: asof/_asof_render.sql
   (asof/_asof_union.sql, the default strategy; asof/_asof_exploding.sql; asof/_asof_broadcast.sql).
 -#}

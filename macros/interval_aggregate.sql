@@ -1,7 +1,7 @@
 {#-
   Interval aggregation: for every left point, the sum / count / average of the values of the
   right intervals [right_start, right_end] that contain it, per key, by a sweep line instead of
-  a join (the blog post "Time range join in spark"). Semantics: README.md#range-and-interval-joins and
+  a join (the blog post "Time range join in spark"). Semantics: docs/usage.md#range-and-interval-joins and
   macros/range_joins.yml. Checks: range/_range_spec.sql. SQL: range/_interval_aggregate_sql.sql.
 -#}
 {% macro interval_aggregate(left, right, left_time=none, right_start=none, right_end=none, value=none, by=[],

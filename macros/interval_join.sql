@@ -1,7 +1,7 @@
 {#-
   Interval join: a left point within a right [right_start, right_end] (left_time), or a left
   [left_start, left_end] overlapping it (left_start + left_end), per key, without a
-  cartesian product. Semantics: README.md#range-and-interval-joins and macros/range_joins.yml.
+  cartesian product. Semantics: docs/usage.md#range-and-interval-joins and macros/range_joins.yml.
   Checks: range/_range_spec.sql. The bin and reach: range/_range_plan.sql. SQL: range/_interval_sql.sql.
 -#}
 {% macro interval_join(left, right, left_time=none, right_start=none, right_end=none, by=[], left_start=none,

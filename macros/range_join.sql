@@ -1,7 +1,7 @@
 {#-
   Range (band) join: every left row with the right rows whose time lies within
   [left_time - lower, left_time + upper] (each end inclusive or not), per key, without a
-  cartesian product. Semantics: README.md#range-and-interval-joins and macros/range_joins.yml.
+  cartesian product. Semantics: docs/usage.md#range-and-interval-joins and macros/range_joins.yml.
   Checks: range/_range_spec.sql. Plan: range/_range_plan.sql. Dialect: _dialect.sql. SQL: range/_range_sql.sql.
 -#}
 {% macro range_join(left, right, left_time=none, right_time=none, by=[], lower=none, upper=none,
