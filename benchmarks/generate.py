@@ -38,6 +38,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from . import scenarios
+
 SEED = 4
 MAX_TS = 60 * 60 * 24 * 365  # one year of seconds, the thesis's maximum timestamp
 DAY = 60 * 60 * 24
@@ -116,14 +118,6 @@ def generate_chunk(n: int, chunk: int, left_rows_per_id: int = 1):
     return left, right
 
 
-def powerlaw_exponent(variant: str) -> float:
-    """'powerlaw1.5' -> 1.5 (numpy's Zipf needs an exponent above 1)."""
-    a = float(variant[len("powerlaw") :])
-    if a <= 1:
-        raise ValueError(f"powerlaw exponent must be above 1, got {variant!r}")
-    return a
-
-
 def generate_powerlaw(n: int, a: float):
     """(left, right) for about n labels over ids whose label counts are Zipf(a), capped at
     POWERLAW_CAP; each id gets FEATURES_PER_LABEL feature rows per label. Label and feature
@@ -142,14 +136,6 @@ def generate_powerlaw(n: int, a: float):
     rid, rts, values = _unique_sorted(rid, rts, rng.normal(0.0, 1.0, len(rid)))
     left = pa.table({"id": lid, "ts": lts, "label": llab}, schema=LEFT_SCHEMA)
     return left, pa.table({"id": rid, "ts": rts, "value": values}, schema=RIGHT_SCHEMA)
-
-
-def hot_share(variant: str) -> float:
-    """'hot60' -> 0.60: the hot id's share of the labels and of the features."""
-    share = int(variant[len("hot") :]) / 100
-    if not 0 < share < 1:
-        raise ValueError(f"hot share must be between 0 and 100 percent, got {variant!r}")
-    return share
 
 
 def generate_hot(n: int, share: float):
@@ -198,38 +184,42 @@ def _finish(path: Path) -> None:
     (path / "_SUCCESS").write_text("ok\n")
 
 
-def files(n: int, variant: str) -> Files:
+def files(n: int, scenario: str) -> Files:
+    """The parquet locations of a scenario (a row of benchmarks/scenarios.py) at N."""
     base = DATA_DIR / f"n{n}"
-    if variant in ("asc", "nokey") or variant.startswith("bucketed"):
+    data = scenarios.get(scenario).data
+    if data == "asc":
         d = base / "asc"
         return Files(d / "left.parquet", d / "right")
-    if variant == "left20":
+    if data == "left20":
         return Files(base / "left20" / "left.parquet", base / "asc" / "right")
-    if variant == "left20_nulls":
+    if data == "left20_nulls":
         return Files(base / "left20" / "left.parquet", base / "nulls" / "right")
-    if variant == "hotkey":
+    if data == "hotkey":
         return Files(base / "asc" / "left.parquet", base / "hotkey" / "right")
-    return Files(base / variant / "left.parquet", base / variant / "right")
+    return Files(base / scenario / "left.parquet", base / scenario / "right")
 
 
-def ensure(n: int, variant: str, log=print) -> Files:
-    """Generate (once) the parquet files a scenario needs; returns their locations."""
+def ensure(n: int, scenario: str, log=print) -> Files:
+    """Generate (once) the parquet files a scenario (a row of benchmarks/scenarios.py) needs; returns their
+    locations."""
     base = DATA_DIR / f"n{n}"
-    skewed = {"powerlaw": lambda v: generate_powerlaw(n, powerlaw_exponent(v))}
-    if variant != "hotkey":
-        skewed["hot"] = lambda v: generate_hot(n, hot_share(v))
-    family = next((f for f in skewed if variant.startswith(f)), None)
-    if family is not None:
-        d = base / variant
+    defined = scenarios.get(scenario)
+    variant = defined.data
+    if variant in ("powerlaw", "hot"):
+        d = base / scenario
         if not _done(d):
-            log(f"generating n={n} {variant} ...")
+            log(f"generating n={n} {scenario} ...")
             _fresh(d)
-            left, right = skewed[family](variant)
+            if variant == "powerlaw":
+                left, right = generate_powerlaw(n, defined.exponent)
+            else:
+                left, right = generate_hot(n, defined.hot_share)
             pq.write_table(left, d / "left.parquet")
             for i, part in enumerate(np.array_split(np.arange(len(right)), max(1, _chunks(n)))):
                 pq.write_table(right.take(part), d / "right" / f"part-{i:05d}.parquet")
             _finish(d)
-        return files(n, variant)
+        return files(n, scenario)
     asc = base / "asc"
     if not _done(asc):
         log(f"generating n={n} asc ...")
@@ -301,7 +291,7 @@ def ensure(n: int, variant: str, log=print) -> Files:
         )
         pq.write_table(hot_table, d / "right" / "part-00000.parquet")
         _finish(d)
-    return files(n, variant)
+    return files(n, scenario)
 
 
 def ensure_bucketed(spark, n: int, buckets: int, database: str, log=print, variant: str = "asc") -> tuple[str, str]:

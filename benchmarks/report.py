@@ -14,6 +14,9 @@ import subprocess
 import time
 from pathlib import Path
 
+from . import scenarios
+from .scenarios import BASELINE, HOT_KEY, MANY_LABELS
+
 PEERS = ("spark SortMergeAsOfJoin", "tempo", "thesis exploding", "thesis union")
 
 
@@ -119,53 +122,53 @@ def _ok(records, scenario, n, name, run=None):
 
 
 def targets(records) -> list[str]:
-    """Issue 6 item 5, from the largest N measured in the asc scenario."""
+    """Issue 6 item 5, from the largest N measured in the baseline scenario (asc)."""
     lines = []
     ours = default_name(records)
     py = python_name(records)
-    asc_ns = sorted({r["n"] for r in records if r["scenario"] == "asc"})
+    asc_ns = sorted({r["n"] for r in records if r["scenario"] == BASELINE})
     if not asc_ns or ours is None:
-        return ["(no asc results yet)"]
+        return [f"(no {BASELINE} results yet)"]
     n = asc_ns[-1]
     for name in [ours] + ([py] if py else []):
-        mine = _ok(records, "asc", n, name)
+        mine = _ok(records, BASELINE, n, name)
         if mine is None:
-            lines.append(f"- asc N={n:,}: `{name}` did not finish")
+            lines.append(f"- {BASELINE} N={n:,}: `{name}` did not finish")
             continue
         # ratios only side by side: the peers and DuckDB of the same run
-        peers = [r for p in PEERS if (r := _ok(records, "asc", n, p, run_of(mine)))]
+        peers = [r for p in PEERS if (r := _ok(records, BASELINE, n, p, run_of(mine)))]
         fastest = min(peers, key=lambda r: r["elapsed_s"]) if peers else None
-        duck = _ok(records, "asc", n, "duckdb", run_of(mine))
+        duck = _ok(records, BASELINE, n, "duckdb", run_of(mine))
         if fastest:
             ratio = fastest["elapsed_s"] / mine["elapsed_s"]
             lines.append(
-                f"- asc N={n:,}: `{name}` {_secs(mine['elapsed_s'])} s vs fastest peer "
+                f"- {BASELINE} N={n:,}: `{name}` {_secs(mine['elapsed_s'])} s vs fastest peer "
                 f"`{fastest['contender']}` {_secs(fastest['elapsed_s'])} s: **{ratio:.2f}x faster** "
                 f"(target >= 1.5x: {'met' if ratio >= 1.5 else 'missed'})"
             )
         if duck:
             ratio = mine["elapsed_s"] / duck["elapsed_s"]
             lines.append(
-                f"- asc N={n:,}: `{name}` / DuckDB = **{ratio:.2f}x** DuckDB's time "
+                f"- {BASELINE} N={n:,}: `{name}` / DuckDB = **{ratio:.2f}x** DuckDB's time "
                 f"(aim <= 4x: {'met' if ratio <= 4 else 'missed'})"
             )
-    for n20 in sorted({r["n"] for r in records if r["scenario"] == "left20"}):
-        a, b = _ok(records, "asc", n20, ours), _ok(records, "left20", n20, ours)
+    for n20 in sorted({r["n"] for r in records if r["scenario"] == MANY_LABELS}):
+        a, b = _ok(records, BASELINE, n20, ours), _ok(records, MANY_LABELS, n20, ours)
         if a and b and a.get("peak_execution_memory"):
             ratio = b["peak_execution_memory"] / a["peak_execution_memory"]
             lines.append(
-                f"- left20 N={n20:,}: `{ours}` peak execution memory {_human(b['peak_execution_memory'])} "
+                f"- {MANY_LABELS} N={n20:,}: `{ours}` peak execution memory {_human(b['peak_execution_memory'])} "
                 f"vs {_human(a['peak_execution_memory'])} with one left row per id: **{ratio:.2f}x** "
                 f"(target <= 1.5x: {'met' if ratio <= 1.5 else 'missed'})"
             )
-    for nh in sorted({r["n"] for r in records if r["scenario"] == "hotkey"}):
+    for nh in sorted({r["n"] for r in records if r["scenario"] == HOT_KEY}):
         parts = []
         for r in records:
-            if r["scenario"] == "hotkey" and r["n"] == nh and r.get("status") != "skipped":
+            if r["scenario"] == HOT_KEY and r["n"] == nh and r.get("status") != "skipped":
                 lt = r.get("longest_task")
                 share = _share(lt) if lt else "n/a"
                 parts.append(f"`{r['contender']}` {r.get('status')}, longest task {share}")
-        lines.append(f"- hotkey N={nh:,}: " + "; ".join(parts))
+        lines.append(f"- {HOT_KEY} N={nh:,}: " + "; ".join(parts))
     return lines
 
 
@@ -249,7 +252,8 @@ def plots(out: Path, records) -> list[str]:
     written = []
     names = list(dict.fromkeys(r["contender"] for r in records))
     colors = {name: plt.cm.tab20(i % 20) for i, name in enumerate(names)}  # more contenders than tab10 colors
-    scen = [s for s in ("asc", "desc", "random") if any(r["scenario"] == s for r in records)]
+    sort_orders = [s.name for s in scenarios.SCENARIOS.values() if s.sort_plot]
+    scen = [s for s in sort_orders if any(r["scenario"] == s for r in records)]
     if scen:
         fig, axes = plt.subplots(1, len(scen), figsize=(5.5 * len(scen), 4.5), squeeze=False)
         for ax, s in zip(axes[0], scen):
@@ -273,7 +277,7 @@ def plots(out: Path, records) -> list[str]:
         fig.savefig(out / "elapsed_vs_n.png", dpi=110)
         plt.close(fig)
         written.append("elapsed_vs_n.png")
-    asc = [r for r in records if r["scenario"] == "asc" and r.get("status") == "ok" and r["engine"] == "spark"]
+    asc = [r for r in records if r["scenario"] == BASELINE and r.get("status") == "ok" and r["engine"] == "spark"]
     if asc:
         ns = sorted({r["n"] for r in asc})
         spark_names = [n for n in names if any(r["contender"] == n for r in asc)]
@@ -286,7 +290,7 @@ def plots(out: Path, records) -> list[str]:
             for i, name in enumerate(spark_names):
                 vals = []
                 for n in ns:
-                    r = _ok(records, "asc", n, name)
+                    r = _ok(records, BASELINE, n, name)
                     vals.append((r.get(key) or 0) / 2**20 if r else 0)
                 ax.bar([j + i * width for j in range(len(ns))], vals, width, label=name, color=colors[name])
             ax.set_xticks([j + 0.4 - width / 2 for j in range(len(ns))], [f"{n:,}" for n in ns])
@@ -356,10 +360,8 @@ def write(out: Path, new_records, *, notes=(), command="", spark=None, sqls=None
     if notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
     lines += ["## Tables", ""]
-    order = {"asc": 0, "desc": 1, "random": 2, "left20": 3, "hotkey": 4, "nokey": 5}
-    for scenario, n in sorted(
-        {(r["scenario"], r["n"]) for r in records}, key=lambda sn: (order.get(sn[0], 6), sn[0], sn[1])
-    ):
+    rank = {s.name: s.rank for s in scenarios.SCENARIOS.values()}
+    for scenario, n in sorted({(r["scenario"], r["n"]) for r in records}, key=lambda sn: (rank.get(sn[0], 6), *sn)):
         lines += tables(records, scenario, n)
     lines += ["## Plots", ""] + [f"![{i}]({i})" for i in images] + [""]
     (out / "RESULTS.md").write_text("\n".join(lines))

@@ -26,47 +26,12 @@ from pathlib import Path
 from tools.spark_session import local_session
 
 from . import contenders as C
-from . import generate, jvm_merge, metrics, profile, report
+from . import generate, jvm_merge, metrics, profile, report, scenarios
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).resolve().parent / "results"
-BUCKETS = (20, 40, 80, 160)
-POWERLAW_EXPONENTS = ("1.6", "2.0", "2.5")  # label counts per id ~ Zipf(a): smaller a, heavier tail
-
-# {scenario: [N, ...]} per size preset
-SIZES = {
-    "smoke": {"asc": [300], "desc": [300], "left20": [300], "hotkey": [300], "nokey": [300], "bucketed4": [300]},
-    "quick": {
-        "asc": [1_000, 10_000, 100_000],
-        "desc": [10_000],
-        "random": [10_000],
-        "left20": [10_000],
-        "left20_nulls": [10_000],
-        "hotkey": [10_000],
-        "nokey": [10_000],
-        "bucketed20": [10_000],
-        "bucketed160": [10_000],
-        "powerlaw2.0": [100_000],
-        "hot60": [100_000],
-    },
-    "full": {
-        "asc": [1_000, 10_000, 100_000, 1_000_000],
-        "desc": [100_000],
-        "random": [100_000],
-        "left20": [100_000, 1_000_000],
-        "left20_nulls": [1_000_000],  # 10% of the right values null: who keeps a matched row whole
-        "hotkey": [100_000, 1_000_000],
-        "nokey": [100_000, 1_000_000],
-        **{f"bucketed{b}": [100_000] for b in BUCKETS},
-        "left20_bucketed200": [1_000_000],  # both sides bucketed by id as the shuffle would partition them
-        **{f"powerlaw{a}": [1_000_000] for a in POWERLAW_EXPONENTS},
-        # one id holds 60% / 90% of both sides (benchmarks/generate.py, hot<p>)
-        **{f"hot{p}": [1_000_000, 2_000_000] for p in (60, 90)},
-    },
-    # the thesis's largest dataset (seed 004): 10M ids, about 0.5 billion feature rows, one label per id;
-    # hours with every contender: run it with --contenders and --timeout (benchmarks/README.md)
-    "largest": {"asc": [10_000_000]},
-}
+# {preset: {scenario: [N, ...]}}: each scenario's row in benchmarks/scenarios.py says its sizes
+SIZES = scenarios.sizes()
 
 
 def spark_settings(name: str) -> dict[str, str]:
@@ -114,14 +79,12 @@ class Bench:
 
     # ------------------------------------------------------------ scenario set-up
     def prepare(self, name: str, n: int) -> C.Scenario:
-        # bucketed<B>: asc's tables bucketed by id into B buckets; left20_bucketed<B>: left20's
-        shape, bucketed, buckets = name.rpartition("bucketed")
-        variant = (shape.rstrip("_") or "asc") if bucketed else name
-        files = generate.ensure(n, variant, log=self.log)
-        scenario = C.Scenario(name, n, [] if name == "nokey" else ["id"], str(files.left), files.right_glob)
-        if bucketed:
+        defined = scenarios.get(name)
+        files = generate.ensure(n, name, log=self.log)
+        scenario = C.Scenario(name, n, ["id"] if defined.keyed else [], str(files.left), files.right_glob)
+        if defined.buckets:  # its data set's tables, bucketed by id
             left_table, right_table = generate.ensure_bucketed(
-                self.spark, n, int(buckets), self.database, log=self.log, variant=variant
+                self.spark, n, defined.buckets, self.database, log=self.log, variant=defined.data
             )
         else:
             # catalog tables over the same files: our macro (auto) looks its inputs up

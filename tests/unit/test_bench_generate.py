@@ -4,7 +4,7 @@ table in benchmarks/README.md promises."""
 import numpy as np
 import pytest
 
-from benchmarks import generate
+from benchmarks import generate, scenarios
 
 
 @pytest.mark.parametrize("exponent", [1.6, 2.0, 2.5])
@@ -26,10 +26,18 @@ def test_powerlaw_spine_is_skewed_capped_and_unambiguous(exponent):
     assert len(np.unique(rid * (generate.MAX_TS + 1) + rts)) == len(right)
 
 
-def test_powerlaw_exponent_is_read_from_the_scenario_name():
-    assert generate.powerlaw_exponent("powerlaw2.5") == 2.5
+def test_scenarios_are_one_table():
+    """benchmarks/scenarios.py: each scenario's data set, keys, bucketing and parameters are fields, never
+    read from its name."""
+    assert scenarios.get("powerlaw2.5").exponent == 2.5 and scenarios.get("hot60").hot_share == 0.6
+    assert not scenarios.get("nokey").keyed and scenarios.get("nokey").data == "asc"
+    assert (scenarios.get("left20_bucketed200").data, scenarios.get("left20_bucketed200").buckets) == ("left20", 200)
+    assert generate.files(1000, "bucketed20") == generate.files(1000, "nokey") == generate.files(1000, "asc")
+    assert scenarios.sizes()["smoke"] == {n: [300] for n in ("asc", "desc", "left20", "hotkey", "nokey", "bucketed4")}
     with pytest.raises(ValueError, match="above 1"):
-        generate.powerlaw_exponent("powerlaw1")
+        scenarios.Scenario("powerlaw1", "powerlaw", exponent=1.0)
+    with pytest.raises(ValueError, match="unknown scenario 'hot61'"):
+        scenarios.get("hot61")
 
 
 def test_left20_nulls_is_left20_with_a_tenth_of_the_right_values_null(tmp_path, monkeypatch):
