@@ -195,9 +195,7 @@ def test_packages_example_resolves_as_written(tmp_path):
     (project / "packages.yml").write_text(block.text.replace("<this repository's git URL>", clone.as_uri()))
     dbt = Path(sys.executable).with_name("dbt")
     env = {**os.environ, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
-    out = subprocess.run(
-        [str(dbt), "deps", "--no-version-check"], cwd=project, env=env, capture_output=True, text=True
-    )
+    out = subprocess.run([str(dbt), "deps", "--no-version-check"], cwd=project, env=env, capture_output=True, text=True)
     assert out.returncode == 0, f"{block.where}: dbt deps failed\n{out.stdout}\n{out.stderr}"
     installed = yaml.safe_load((project / "dbt_packages" / "temporal_joins" / "dbt_project.yml").read_text())
     assert installed["name"] == "temporal_joins"

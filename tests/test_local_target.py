@@ -31,12 +31,13 @@ def test_snapshot_builds_on_parquet(seeded, spark):
     table = f"{SCHEMA}.plan_history"
     provider = [r for r in spark.sql(f"describe table extended {table}").collect() if r[0] == "Provider"]
     assert [r[1].lower() for r in provider] == ["parquet"]
-    closed, current = spark.sql(
-        f"select count(dbt_valid_to), count(*) - count(dbt_valid_to) from {table}"
-    ).collect()[0]
+    closed, current = spark.sql(f"select count(dbt_valid_to), count(*) - count(dbt_valid_to) from {table}").collect()[0]
     assert closed > 0 and current > 0, (closed, current)
     # every key has exactly one current row, and the rebuild's side table is gone
-    assert spark.sql(f"select customer_id from {table} where dbt_valid_to is null group by 1 having count(*) > 1").count() == 0
+    assert (
+        spark.sql(f"select customer_id from {table} where dbt_valid_to is null group by 1 having count(*) > 1").count()
+        == 0
+    )
     assert not spark.catalog.tableExists(f"{table}__tj_merged")
 
 
@@ -115,7 +116,9 @@ def _scratch_project(root: Path, dispatch: bool, shim: bool, file_format: str | 
 
 
 def _run(project: Dbt, root: Path, *args: str):
-    return project.invoke(*args, "--no-partial-parse", "--target-path", str(root / "target"), "--log-path", str(root / "logs"))
+    return project.invoke(
+        *args, "--no-partial-parse", "--target-path", str(root / "target"), "--log-path", str(root / "logs")
+    )
 
 
 @pytest.fixture(scope="module")

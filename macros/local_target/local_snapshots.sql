@@ -88,7 +88,8 @@
   {%- endfor -%}
   {%- set current = 'd.' ~ columns.dbt_valid_to ~ ' is null' -%}
   {%- if config.get('dbt_valid_to_current') -%}
-    {%- set current = '(' ~ current ~ ' or d.' ~ columns.dbt_valid_to ~ ' = ' ~ config.get('dbt_valid_to_current') ~ ')' -%}
+    {%- set current_value = config.get('dbt_valid_to_current') -%}
+    {%- set current = '(' ~ current ~ ' or d.' ~ columns.dbt_valid_to ~ ' = ' ~ current_value ~ ')' -%}
   {%- endif -%}
   {% call statement('tj_snapshot_drop_merged') %}drop table if exists {{ merged }}{% endcall %}
   {% call statement('tj_snapshot_merged') %}
@@ -106,6 +107,7 @@ select {{ inserted | join(', ') }} from {{ source }} as i where i.dbt_change_typ
 {% macro spark__post_snapshot(staging_relation) %}
   {%- do temporal_joins._tj_dbt_builtin('post_snapshot')(staging_relation) -%}
   {%- if temporal_joins._tj_snapshot_rebuilds() -%}
-    {% call statement('tj_snapshot_drop_merged') %}drop table if exists {{ temporal_joins._tj_snapshot_merged_relation(this) }}{% endcall %}
+    {%- set merged = temporal_joins._tj_snapshot_merged_relation(this) -%}
+    {% call statement('tj_snapshot_drop_merged') %}drop table if exists {{ merged }}{% endcall %}
   {%- endif -%}
 {% endmacro %}
