@@ -33,7 +33,7 @@ PARSER = "dbt-core-experimental-parser"
 
 # README.md's Quickstart installs exactly these (`pip install ...`, or its note's `uv pip install
 # --excludes ...`); tests compare the README's line against this list
-QUICKSTART_REQUIREMENTS = ["dbt-core>=1.10,<1.13", "dbt-spark[session]>=1.10.1,<1.12", "pyspark>=3.5,<5"]
+QUICKSTART_REQUIREMENTS = ["dbt-core>=1.10,<1.13", "dbt-spark[session,PyHive]>=1.10.1,<1.12", "pyspark>=3.5,<5"]
 # what dbt_project.yml's require-dbt-version admits
 PACKAGE_DBT = ("1.10", "3")
 
