@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from benchmarks.environment import REPO
-from temporal_joins import local_thrift
+from temporal_joins import local_thrift, processes, thrift_cli
 
 INTEGRATION = REPO / "integration_tests"
 DBT = Path(sys.executable).parent / "dbt"
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
 
     shutil.rmtree(WORK, ignore_errors=True)
     session_state, server_state = WORK / "session", WORK / "server"
-    port = local_thrift.free_port()
+    port = processes.free_port()
     select = ["-s", args.model]
     # setup: seeds on both folders through the session target (the server's then are a session's tables)
     setup = {
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         started = time.monotonic()
         # the session target's heap (profiles/profiles.yml), for parity
         memory = os.environ.get("TEMPORAL_JOINS_DRIVER_MEMORY", "4g")
-        local_thrift.start(server_state, port=port, driver_memory=memory)
+        thrift_cli.start(server_state, port=port, driver_memory=memory)
         server_start = time.monotonic() - started
         first = dbt(
             ["run", *select], "thrift", server_state, port, args.project_dir
@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  round {i + 1}: {method:7s} {times[method][-1]:6.1f}s", file=sys.stderr, flush=True)
     finally:
         stopped = time.monotonic()
-        local_thrift.stop(server_state)
+        thrift_cli.stop(server_state)
         server_stop = time.monotonic() - stopped
 
     session, thrift = statistics.median(times["session"]), statistics.median(times["thrift"])

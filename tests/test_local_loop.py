@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from temporal_joins import local_thrift
+from temporal_joins import local_thrift, processes
+from temporal_joins import thrift_cli as cli
 from tools.spark_session import session_conf
 
 REPO = Path(__file__).resolve().parents[1]
@@ -46,8 +47,8 @@ def java_processes_over(state: Path) -> list[int]:
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
-            line = local_thrift.cmdline(int(entry))
-            if "java" in line and str(state) in line and local_thrift.pid_alive(int(entry)):
+            line = processes.cmdline(int(entry))
+            if "java" in line and str(state) in line and processes.pid_alive(int(entry)):
                 found.append(int(entry))
     return found
 
@@ -75,7 +76,7 @@ def test_server_uses_the_session_targets_warehouse_metastore_and_settings(tmp_pa
 def derby_holder(tmp_path):
     """A JVM with the folder's Derby metastore open (Derby's ij tool, from the pyspark wheel's jars), as a
     `method: session` dbt command holds it."""
-    jars = local_thrift.spark_home() / "jars"
+    jars = processes.spark_home() / "jars"
     classpath = ":".join(str(j) for pattern in ("derby-*.jar", "derbyshared-*.jar", "derbytools-*.jar")
                          for j in jars.glob(pattern))  # fmt: skip
     state = tmp_path / "state"
@@ -107,7 +108,7 @@ def derby_holder(tmp_path):
 def test_start_over_a_metastore_another_jvm_holds_fails_at_once(derby_holder):
     state, pid = derby_holder
     started = time.monotonic()
-    proc = thrift_cli("start", "--state", str(state), "--port", str(local_thrift.free_port()), timeout=120)
+    proc = thrift_cli("start", "--state", str(state), "--port", str(processes.free_port()), timeout=120)
     assert proc.returncode == 1, proc
     assert f"is in use by process {pid} (java" in proc.stderr, proc.stderr
     assert "Embedded Derby allows one JVM at a time" in proc.stderr, proc.stderr
@@ -153,7 +154,7 @@ def _expected_rows() -> Counter:
 def _query(port: int, sql: str) -> list[tuple]:
     from pyhive import hive
 
-    with hive.connect(host=local_thrift.LOCALHOST, port=port, username="dbt") as conn:
+    with hive.connect(host=processes.LOCALHOST, port=port, username="dbt") as conn:
         cursor = conn.cursor()
         cursor.execute(sql)
         return [tuple(r) for r in cursor.fetchall()]
@@ -177,7 +178,7 @@ def _model_location(port: int) -> str:
 def server(tmp_path_factory):
     """`thrift start` once, on a free port over a fresh folder; stopped at the end whatever happened."""
     state = tmp_path_factory.mktemp("local_loop")
-    port = local_thrift.free_port()
+    port = processes.free_port()
     try:
         started = time.monotonic()
         proc = thrift_cli("start", "--state", str(state), "--port", str(port), "--schema", SCHEMA)
@@ -186,7 +187,7 @@ def server(tmp_path_factory):
         print(f"thrift start: {elapsed:.0f}s")
         yield state, port, proc.stdout
     finally:
-        local_thrift.stop(state)
+        cli.stop(state)
 
 
 def test_the_loop_start_run_warm_run_status_stop(server):
@@ -195,8 +196,8 @@ def test_the_loop_start_run_warm_run_status_stop(server):
     pid = record["pid"]
     assert "thrift server started" in start_output and f"port: {port}" in start_output
     assert "method: thrift" in start_output and "poll_interval: 1" in start_output
-    assert local_thrift.pid_alive(pid) and local_thrift.port_open(port)
-    assert (local_thrift.LOCALHOST, port) in local_thrift.listening_addresses(pid)
+    assert processes.pid_alive(pid) and processes.port_open(port)
+    assert (processes.LOCALHOST, port) in processes.listening_addresses(pid)
     # the server has the folder's metastore: it is the one JVM a session target's command would wait on
     assert local_thrift.metastore_holder(state) == pid
 
@@ -224,10 +225,10 @@ def test_the_loop_start_run_warm_run_status_stop(server):
 
     stop = thrift_cli("stop", "--state", str(state), timeout=120)
     assert stop.returncode == 0 and f"stopped (pid {pid}, port {port} closed)" in stop.stdout, stop
-    assert not local_thrift.pid_alive(pid)
+    assert not processes.pid_alive(pid)
     assert local_thrift.process_group(record["pgid"]) == []
     assert java_processes_over(state) == []
-    assert not local_thrift.port_open(port)
+    assert not processes.port_open(port)
     assert not (state / local_thrift.PID_FILE).exists()
     assert local_thrift.metastore_holder(state) is None  # a session target could open it now
 

@@ -29,24 +29,25 @@ from pathlib import Path
 # The process handling and the Thrift server ship in the package (`python -m temporal_joins thrift`,
 # the users' local loop): one copy, re-exported here for the tests and the cluster below.
 from temporal_joins import local_thrift
-from temporal_joins.local_thrift import (  # noqa: F401  (re-exported)
+from temporal_joins.local_thrift import THRIFT_SERVER_CLASS  # noqa: F401  (re-exported)
+from temporal_joins.processes import (  # noqa: F401  (re-exported)
     LOCALHOST,
-    THRIFT_SERVER_CLASS,
     MetastoreInUse,
     SparkProcess,
     SparkProcessError,
-    _decode_address,
     children,
     cmdline,
+    decode_address,
     descendants,
     free_port,
     listening_addresses,
     pid_alive,
     spark_env,
+    spark_home,
     stop_pid,
 )
 
-SPARK_HOME = local_thrift.spark_home()
+SPARK_HOME = spark_home()
 
 
 class StandaloneCluster:

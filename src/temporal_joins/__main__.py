@@ -18,7 +18,7 @@ usage: python -m temporal_joins dbt <dbt arguments>   (dbt with Python models on
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "thrift":
-        from temporal_joins.local_thrift import main as thrift_main
+        from temporal_joins.thrift_cli import main as thrift_main
 
         return thrift_main(argv[1:])
     if argv and argv[0] == "dbt":

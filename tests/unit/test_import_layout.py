@@ -9,13 +9,9 @@ def test_no_cross_family_private_import():
     assert not found, "\n".join(f"{e.importer}:{e.line} -> {e.imported} {', '.join(e.names)}" for e in found)
 
 
-# files another change of issue 40 is still splitting: the list may only shrink
-KNOWN_LONG = {"src/temporal_joins/local_thrift.py"}
-
-
 def test_no_src_file_over_the_line_limit():
     long = dict(g.long_files(under=g.REPO / "src"))
-    assert set(long) <= KNOWN_LONG, {p: n for p, n in long.items() if p not in KNOWN_LONG}
+    assert not long, long
 
 
 def test_the_graph_sees_the_families():
