@@ -208,7 +208,7 @@
 {% endmacro %}
 
 {#- How many rows a compile-time sample reads at most (auto's rows per key; the Hive flavour's interval
-    bin): the Python rule's STATS_SAMPLE_ROWS (src/temporal_joins/asof/broadcast.py). -#}
+    bin): the Python rule's STATS_SAMPLE_ROWS (src/temporal_joins/broadcast_rule.py). -#}
 {% macro _tj_compile_sample_rows() %}{{ return(100000) }}{% endmacro %}
 
 {#- A query's first _tj_compile_sample_rows() rows, as a subquery: a limit stops each task's scan there, so a
