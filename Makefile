@@ -52,7 +52,7 @@ matrix: setup
 	$(PY) -m tools.matrix run $(MATRIX_ENVS) --python $(PYTHON) -- $(PYTEST_ARGS)
 
 clean:
-	rm -rf $(TEMPORAL_JOINS_STATE) $(TEMPORAL_JOINS_HIVE_HOME) target integration_tests/target integration_tests/dbt_packages .pytest_cache
+	rm -rf $(TEMPORAL_JOINS_STATE) $(TEMPORAL_JOINS_HIVE_HOME) target integration_tests/target integration_tests/dbt_packages demo/target demo/dbt_packages .pytest_cache
 
 # make bench: the as-of join benchmark (benchmarks/README.md), results under benchmarks/results/<size>/.
 #   BENCH_SIZE=quick  N up to 100k, a laptop's quarter hour   BENCH_SIZE=full  N up to 1M (about 50M right rows), hours
