@@ -71,7 +71,8 @@ class _Plugin:
 
 def _write(path: Path, batches: list[dict]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(batches, indent=1, sort_keys=True))
+    # not sort_keys: a call's kwargs keep their order (window_aggregate's `aggregates` orders its output columns)
+    path.write_text(json.dumps(batches, indent=1))
     print(f"{path}: {len(batches)} batches, {sum(len(b['calls']) for b in batches)} calls")
 
 
