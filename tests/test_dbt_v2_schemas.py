@@ -51,12 +51,13 @@ RESOURCE_PATHS = {  # dbt_project.yml key: dbt's default
 
 
 def _walk() -> list[Path]:
-    """Every file of the work tree but hidden folders (.venv, .spark, ...) and PRUNED ones."""
+    """Every file of the work tree but hidden files and folders (.venv, .spark, dbt's profiles/.user.yml, ...)
+    and PRUNED ones."""
     found = []
     for folder, dirs, files in os.walk(REPO):
         here = Path(folder)
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in PRUNED and here / d not in PRUNED_PATHS)
-        found += [here / f for f in sorted(files)]
+        found += [here / f for f in sorted(files) if not f.startswith(".")]
     return found
 
 

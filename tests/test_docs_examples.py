@@ -3,6 +3,8 @@
 The fenced ```sql, ```yaml/```yml and ```python blocks are read from the docs at test time, so an
 example cannot drift from the code:
 
+- a SQL block opened by `-- macros/<name>.sql` is a macro file of the scratch project (a
+  materialization, a dispatch override: the whole build runs with it);
 - a SQL block calling `{{ temporal_joins.… }}` (or opened by `-- models/<name>.sql`) is a model of
   one scratch dbt project (tests/docs_project/: its dbt_project.yml and small seeds named as the
   examples ref() them), which installs this checkout with `local:`; a Python block defining
@@ -44,6 +46,7 @@ FENCE = re.compile(r"^(?P<indent>[ ]*)```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^(
 LANGUAGES = {"sql": "sql", "yaml": "yaml", "yml": "yaml", "python": "python"}
 NOT_RUN = re.compile(r"^\s*<!--\s*example:\s*not run\s*\((?P<why>.+)\)\s*-->\s*$")
 MODEL_FILE = re.compile(r"^(?:--|#)\s*models/(?P<name>\w+)\.(?:sql|py)\s*$")
+MACRO_FILE = re.compile(r"^--\s*macros/(?P<name>\w+)\.sql\b")
 PLACEHOLDER_STATE = "/path/to/state"  # the profile example's state folder
 
 
@@ -71,6 +74,8 @@ class Block:
         snippet (plain Python); `unknown` fails the suite until it gets a role or a not-run mark."""
         if self.language == "sql":
             first = self.text.splitlines()[0]
+            if MACRO_FILE.match(first):
+                return "macro"
             return "model" if "{{ temporal_joins." in self.text or MODEL_FILE.match(first) else "unknown"
         if self.language == "python":
             return "python_model" if re.search(r"^def model\(dbt, session\)", self.text, re.M) else "snippet"
@@ -98,6 +103,8 @@ class Block:
         """Where the scratch project holds it: models/<page>/<name>.sql|.py, or a schema file's .yml."""
         if self.role == "properties":
             return f"models/{self.folder}/{self.folder}_l{self.line}.yml"
+        if self.role == "macro":
+            return f"macros/{MACRO_FILE.match(self.text)['name']}.sql"
         return f"models/{self.folder}/{self.model_name}.{'py' if self.role == 'python_model' else 'sql'}"
 
 
@@ -238,12 +245,16 @@ def _scratch_project(root: Path, state: Path) -> Path:
     (project / "profiles.yml").write_text(profile + "\n")
     settings = yaml.safe_load((project / "dbt_project.yml").read_text())
     for block in RUN:
-        if block.role in ("model", "python_model", "properties"):
+        if block.role in ("model", "python_model", "properties", "macro"):
             path = project / block.file
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(block.text + "\n")
         elif block.role == "project":
-            settings.update(yaml.safe_load(block.text))
+            fragment = yaml.safe_load(block.text)
+            # each dispatch example names its own namespace: together they are the project's list
+            if "dispatch" in fragment:
+                settings["dispatch"] = settings.get("dispatch", []) + fragment.pop("dispatch")
+            settings.update(fragment)
     (project / "dbt_project.yml").write_text(yaml.safe_dump(settings, sort_keys=False))
     return project
 
