@@ -226,7 +226,7 @@ def test_the_loop_start_run_warm_run_status_stop(server):
     stop = thrift_cli("stop", "--state", str(state), timeout=120)
     assert stop.returncode == 0 and f"stopped (pid {pid}, port {port} closed)" in stop.stdout, stop
     assert not processes.pid_alive(pid)
-    assert local_thrift.process_group(record["pgid"]) == []
+    assert processes.process_group(record["pgid"]) == []
     assert java_processes_over(state) == []
     assert not processes.port_open(port)
     assert not (state / local_thrift.PID_FILE).exists()
