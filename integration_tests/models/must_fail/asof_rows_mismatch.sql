@@ -4,13 +4,66 @@
   twice more and the `d` row's value changed (6.0 -> 6.5). Six rows differ: missing a (1), h (1)
   and d with 6.0 (1); extra b (2) and d with 6.5 (1). tests/test_local_target.py reads them.
 -#}
-with expected as (select * from {{ ref('expected_asof_backward_left') }})
-select * from expected where label not in ('a', 'd', 'h')
+with
+
+expected as (
+    select * from {{ ref('expected_asof_backward_left') }}
+),
+
+numbered as (
+    select
+        expected.*,
+        row_number() over (partition by expected.label order by expected.version) as copy_number
+    from expected
+),
+
+raised_d as (
+    select
+        expected.id,
+        expected.label_time,
+        expected.label,
+        expected.feature_time,
+        expected.version,
+        expected.value + 0.5 as raised_value  -- 6.0 -> 6.5
+    from expected
+    where expected.label = 'd'
+)
+
+select
+    numbered.id,
+    numbered.label_time,
+    numbered.label,
+    numbered.feature_time,
+    numbered.value,
+    numbered.version
+from numbered
+where numbered.label not in ('a', 'd', 'h') or (numbered.label = 'a' and numbered.copy_number = 1)
 union all
-select * from (select * from expected where label = 'a' limit 1) as one_a
+select
+    expected.id,
+    expected.label_time,
+    expected.label,
+    expected.feature_time,
+    expected.value,
+    expected.version
+from expected
+where expected.label = 'b'
 union all
-select * from expected where label = 'b'
+select
+    expected.id,
+    expected.label_time,
+    expected.label,
+    expected.feature_time,
+    expected.value,
+    expected.version
+from expected
+where expected.label = 'b'
 union all
-select * from expected where label = 'b'
-union all
-select id, label_time, label, feature_time, 6.5 as value, version from expected where label = 'd'
+select
+    raised_d.id,
+    raised_d.label_time,
+    raised_d.label,
+    raised_d.feature_time,
+    raised_d.raised_value,
+    raised_d.version
+from raised_d
