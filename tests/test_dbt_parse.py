@@ -30,7 +30,6 @@ REPO = Path(__file__).resolve().parents[1]
 DBT = Path(sys.executable).with_name("dbt")
 PROFILES = REPO / "profiles"
 
-pytestmark = pytest.mark.skipif(not DBT.exists(), reason=f"no dbt beside {sys.executable}")
 
 
 def _env() -> dict[str, str]:
