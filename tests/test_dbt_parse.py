@@ -31,7 +31,6 @@ DBT = Path(sys.executable).with_name("dbt")
 PROFILES = REPO / "profiles"
 
 
-
 def _env() -> dict[str, str]:
     # the caller's DBT_* settings (a target path, warn_error, a partial parse) must not leak in
     env = {k: v for k, v in os.environ.items() if not k.startswith("DBT_")}
