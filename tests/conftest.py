@@ -197,3 +197,47 @@ def hive_engines(tmp_path_factory):
 def hive(hive_engines):
     """The UTC Hive engine shared by every Hive test of the run, in "wall" timestamp mode."""
     return hive_engines("UTC")
+
+
+# The Spark matrix (tools/matrix.py) splits the differential modules' tests between the older Spark lines:
+# TEMPORAL_JOINS_SHARD="i/n" keeps, of each test function's items in SHARDED_MODULES (in node id order), those at
+# positions i, i + n, ...; a function with one item goes to the shard its name hashes to. The main suite runs
+# every item, and every function runs on every line that has items of it.
+SHARD = "TEMPORAL_JOINS_SHARD"
+SHARDED_MODULES = (
+    "test_asof_differential.py",
+    "test_range_differential.py",
+    "test_asof_many_differential.py",
+    "test_window_differential.py",
+    "test_python_engines.py",
+    "test_python_many.py",
+)
+
+
+def shard_of(function: str, position: int, count: int, shards: int) -> int:
+    """The shard of a function's item at `position` of its `count` items."""
+    import zlib
+
+    return (position if count > 1 else zlib.crc32(function.encode())) % shards
+
+
+def pytest_collection_modifyitems(config, items):
+    spec = os.environ.get(SHARD)
+    if not spec:
+        return
+    index, shards = (int(part) for part in spec.split("/"))
+    by_function: dict[str, list] = {}
+    for item in items:
+        if Path(str(item.fspath)).name in SHARDED_MODULES:
+            by_function.setdefault(f"{item.module.__name__}::{item.originalname}", []).append(item)
+    dropped = set()
+    for function, members in by_function.items():
+        members.sort(key=lambda item: item.nodeid)
+        dropped |= {
+            item.nodeid
+            for position, item in enumerate(members)
+            if shard_of(function, position, len(members), shards) != index
+        }
+    if dropped:
+        config.hook.pytest_deselected(items=[item for item in items if item.nodeid in dropped])
+        items[:] = [item for item in items if item.nodeid not in dropped]

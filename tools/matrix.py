@@ -80,6 +80,11 @@ DEADLINE_MIN = 85
 # single-threaded phases leave, and slows the main suite as little as it can.
 NICENESS = 19
 
+# The two older lines share the differential modules' tests (tests/conftest.py, SHARDED_MODULES): each runs every
+# test function on half of its parameters (kinds, strategies, configurations), so together they run every item
+# once, and the main suite (Spark 4.3) all of them. The rest of SELECTION runs whole on each line.
+SHARDS = "the differential modules' items split between spark-3.5 and spark-4.0 (each every test function)"
+
 # The matrix checks what the Spark line changes: Spark SQL and PySpark. The hive__ flavours run on
 # Hive 2.3's own engine and on Spark 4.3 in the main suite.
 SPARK_FLAVOURS = ("not hive", "the hive__ flavours run on Hive 2.3 and on Spark 4.3 in the main suite")
@@ -109,6 +114,7 @@ class Env:
     pins: tuple[str, ...] = ()  # what the Spark line needs that no package declares
     deselected: dict[str, str] = field(default_factory=dict)  # test module or node id -> why
     keywords: tuple[str, str] = ("", "")  # a pytest -k expression, and why
+    shard: str = ""  # TEMPORAL_JOINS_SHARD (tests/conftest.py): its share of the differential modules' tests
 
     @property
     def home(self) -> Path:
@@ -144,6 +150,7 @@ class Env:
         return {
             **own_state(self.home),
             "PYSPARK_PYTHON": str(self.python),  # the Python workers must run the env's pyspark
+            **({"TEMPORAL_JOINS_SHARD": self.shard} if self.shard else {}),
         }
 
 
@@ -162,6 +169,7 @@ ENVS = {
             pins=("pyarrow<26",),
             deselected={"tests/test_python_connect.py": NO_CONNECT_SERVER},
             keywords=SPARK_FLAVOURS,
+            shard="0/2",
         ),
         Env(
             "spark-4.0",
@@ -169,6 +177,7 @@ ENVS = {
             "1.11",
             "spark,connect,test",
             keywords=SPARK_FLAVOURS,
+            shard="1/2",
         ),
     )
 }
@@ -282,6 +291,8 @@ def build_and_run(
                 log.write(f"not in the checkout, left out: {node}\n")
         if env.keywords[0]:
             log.write(f"-k '{env.keywords[0]}': {env.keywords[1]}\n")
+        if env.shard:
+            log.write(f"TEMPORAL_JOINS_SHARD={env.shard}: {SHARDS}\n")
         start = time.monotonic()
         argv = [env.python, "-m", "pytest", *env.pytest_args(), *pytest_extra]
         outcome.code = _call(
@@ -330,6 +341,8 @@ def report(outcomes: list[Outcome]) -> bool:
             print(f"{o.name} deselects {node}: {why}")
         if env is not None and env.keywords[0]:
             print(f"{o.name} runs -k '{env.keywords[0]}': {env.keywords[1]}")
+        if env is not None and env.shard:
+            print(f"{o.name} runs shard {env.shard}: {SHARDS}")
     for o in outcomes:
         if o.code != 0 and o.log is not None:
             print(f"\n--- {o.name}: {o.failure or f'pytest exit code {o.code}'} (log: {o.log})")
