@@ -43,6 +43,11 @@ CASES = [
         BASE + ", allow_exact_matches='yes'",
         ["asof_join", "`allow_exact_matches`", "true, false", "'yes'"],
     ),
+    (
+        "skip_nulls",
+        BASE + ", skip_nulls='yes'",
+        ["asof_join", "`skip_nulls`", "true, false", "'yes'"],
+    ),
     ("tolerance_negative", REFS + "'id', 'id', tolerance=-5", ["`tolerance`", "non-negative number", "-5"]),
     ("tolerance_malformed", BASE + ", tolerance='5 parsecs'", ["`tolerance`", "interval string", "'5 parsecs'"]),
     (
