@@ -160,7 +160,7 @@ def oracle_skip_nulls(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd
         elif case.join_type == "inner":
             continue
         else:
-            row.update({c: None for c in RIGHT_OUT})
+            row.update(dict.fromkeys(RIGHT_OUT))
         out.append(row)
     # object columns: a float64 column would round the bigint kind's times near 2**61
     return pd.DataFrame(out, columns=LEFT_COLS + RIGHT_OUT, dtype=object)
