@@ -163,7 +163,7 @@ def test_hive_flavour_needs_introspectable_left(canary):
     sql = (
         "with l as (select * from {{ ref('asof_labels') }}) "
         "{{ temporal_joins.hive__asof_join('l', ref('asof_features'), 'label_time', 'feature_time', 'id', "
-        "'backward', true, none, 'left', none, '', none, 'union') }}"
+        "'backward', true, none, 'left', none, '', none, 'union', false) }}"
     )
     result = canary.compile_inline(sql)
     assert not result.success

@@ -38,7 +38,9 @@
       {%- do n_values.append(1) -%}
       {%- do names.append(rc.output) -%}
       {#- skip_nulls: the time is never null on a candidate, so it comes from the best one -#}
-      {%- if e.skip_nulls and rc.source | lower != e.right_time | lower -%}{%- do skip.append(loop.index0) -%}{%- endif -%}
+      {%- if e.skip_nulls and rc.source | lower != e.right_time | lower -%}
+        {%- do skip.append(loop.index0) -%}
+      {%- endif -%}
     {%- endfor -%}
     {%- set best = temporal_joins._asof_candidate_order(e, e.direction, lt, rt) -%}
     {%- set order = 'tj__order' ~ loop.index0 -%}
