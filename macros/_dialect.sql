@@ -94,26 +94,43 @@
   max/min of a struct that starts with the order (ties then go to the largest/smallest values);
   rows with a null order are skipped, as max_by/min_by skip them. candidate: Hive's condition for
   the rows that compete (default: a non-null order), e.g. a branch marker (tj_candidate_rank).
+  skip_nulls: the indexes of the values taken from the extreme row where that value is not null (skip_nulls).
 -#}
-{% macro tj_arg_extreme(agg, order, values, names, candidate=none) %}
-  {{ return(adapter.dispatch('tj_arg_extreme', 'temporal_joins')(agg, order, values, names, candidate=candidate)) }}
+{% macro tj_arg_extreme(agg, order, values, names, candidate=none, skip_nulls=[]) %}
+  {{ return(adapter.dispatch('tj_arg_extreme', 'temporal_joins')(agg, order, values, names, candidate=candidate,
+            skip_nulls=skip_nulls)) }}
 {% endmacro %}
 
-{% macro default__tj_arg_extreme(agg, order, values, names, candidate=none) %}
+{% macro default__tj_arg_extreme(agg, order, values, names, candidate=none, skip_nulls=[]) %}
   {%- set fields = [] -%}
   {%- for v in values -%}
-    {%- do fields.append("'" ~ names[loop.index0] ~ "', " ~ agg ~ '_by(' ~ v ~ ', ' ~ order ~ ')') -%}
+    {%- set by = ('case when ' ~ v ~ ' is not null then ' ~ order ~ ' end') if loop.index0 in skip_nulls else order -%}
+    {%- do fields.append("'" ~ names[loop.index0] ~ "', " ~ agg ~ '_by(' ~ v ~ ', ' ~ by ~ ')') -%}
   {%- endfor -%}
   {{ return('named_struct(' ~ fields | join(', ') ~ ')') }}
 {% endmacro %}
 
-{% macro hive__tj_arg_extreme(agg, order, values, names, candidate=none) %}
+{% macro hive__tj_arg_extreme(agg, order, values, names, candidate=none, skip_nulls=[]) %}
   {%- set fields = [] -%}
   {%- do fields.append("'tj__order', " ~ order) -%}
   {%- for v in values -%}{%- do fields.append("'" ~ names[loop.index0] ~ "', " ~ v) -%}{%- endfor -%}
   {#- rows without an order (nothing to pick) must not compete: a struct of nulls is the minimum -#}
   {%- set candidate = order ~ ' is not null' if candidate is none else candidate -%}
-  {{ return(agg ~ '(case when ' ~ candidate ~ ' then named_struct(' ~ fields | join(', ') ~ ') end)') }}
+  {%- set whole = agg ~ '(case when ' ~ candidate ~ ' then named_struct(' ~ fields | join(', ') ~ ') end)' -%}
+  {%- if not skip_nulls -%}{{ return(whole) }}{%- endif -%}
+  {#- a value that skips nulls: its own extreme among the rows where it is not null -#}
+  {%- set picked = [] -%}
+  {%- for v in values -%}
+    {%- set name = names[loop.index0] -%}
+    {%- if loop.index0 in skip_nulls -%}
+      {%- do picked.append("'" ~ name ~ "', " ~ agg ~ '(case when ' ~ candidate ~ ' and ' ~ v
+                           ~ " is not null then named_struct('tj__order', " ~ order ~ ", 'tj__v', " ~ v
+                           ~ ') end).tj__v') -%}
+    {%- else -%}
+      {%- do picked.append("'" ~ name ~ "', " ~ whole ~ '.' ~ temporal_joins._tj_q(name)) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return('named_struct(' ~ picked | join(', ') ~ ')') }}
 {% endmacro %}
 
 {#-

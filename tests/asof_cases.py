@@ -45,12 +45,14 @@ class Case:
     tolerance: bool
     join_type: str
     order_by: bool = True
+    skip_nulls: bool = False
 
     @property
     def name(self) -> str:
         return (
             f"{self.kind}_{self.direction}_{'incl' if self.allow_exact_matches else 'strict'}"
             f"_{'tol' if self.tolerance else 'notol'}_{self.join_type}{'' if self.order_by else '_noorder'}"
+            f"{'_skipnulls' if self.skip_nulls else ''}"
         )
 
     def kwargs(self, schema: str) -> dict:
@@ -67,6 +69,7 @@ class Case:
             prefix="r_",
             columns=["v", "s", "ob", "rid"],
             order_by=["ob", "rid"] if self.order_by else None,
+            **({"skip_nulls": True} if self.skip_nulls else {}),
         )
 
 
@@ -81,16 +84,86 @@ HALVES = (
 
 def covering_cases(half_of=lambda kind_index: kind_index % 2) -> list[Case]:
     """Each kind with every direction and one half (`half_of` its index in KINDS), plus per kind and
-    direction a case without order_by (ties may then go to any one tied row)."""
-    return [
-        Case(kind, direction, exact, tol, join_type)
-        for i, kind in enumerate(KINDS)
-        for direction in ("backward", "forward", "nearest")
-        for exact, tol, join_type in HALVES[half_of(i)]
-    ] + [
-        Case(kind, direction, True, False, "left", order_by=False)
-        for kind, direction in itertools.product(KINDS, ("backward", "forward", "nearest"))
-    ]
+    direction a case without order_by (ties may then go to any one tied row) and one with skip_nulls (the
+    kind's half picks its exactness, tolerance and join type by direction: all four pairs across the kinds)."""
+    return (
+        [
+            Case(kind, direction, exact, tol, join_type)
+            for i, kind in enumerate(KINDS)
+            for direction in ("backward", "forward", "nearest")
+            for exact, tol, join_type in HALVES[half_of(i)]
+        ]
+        + [
+            Case(kind, direction, True, False, "left", order_by=False)
+            for kind, direction in itertools.product(KINDS, ("backward", "forward", "nearest"))
+        ]
+        + [
+            Case(kind, direction, *HALVES[(half_of(i) + d) % 2][(i + d) % 4], skip_nulls=True)
+            for i, kind in enumerate(KINDS)
+            for d, direction in enumerate(("backward", "forward", "nearest"))
+        ]
+    )
+
+
+def oracle_skip_nulls(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
+    """skip_nulls, by brute force: per left row its candidates (same join key, a matchable time on the allowed
+    side, within the tolerance), ranked as every strategy ranks them (backward: latest time; forward: earliest;
+    nearest: closest, then the backward one; then (ob, rid) largest, a null ob lowest); the time and the never-null
+    columns from the best candidate, each other column from the best candidate where it is not null."""
+    assert case.order_by, "skip_nulls is compared with order_by: without it tied rows may give any value"
+    r = right.assign(_k=join_key(right["k"]), _t=matchable_time(right["t"])).dropna(subset=["_k", "_t"])
+    by_key: dict = {}
+    for rec in r.to_dict("records"):
+        by_key.setdefault(rec["_k"], []).append(rec)
+    tol = TOLERANCE[case.kind][2] if case.tolerance else None
+    if tol is not None and case.kind == "double":
+        tol = float(tol)
+
+    def gap(later, earlier):
+        if case.kind == "date":
+            return pd.Timedelta(days=(later - earlier).days)
+        if case.kind == "timestamp":
+            return pd.Timestamp(later) - pd.Timestamp(earlier)
+        return later - earlier
+
+    def rank(lt, rec):
+        t, ob = rec["_t"], rec["ob"]
+        ties = (-(10**9) if ob is None or ob is pd.NA else int(ob), int(rec["rid"]))
+        if case.direction == "backward":
+            return (t, *ties)
+        if case.direction == "forward":
+            return (gap(lt, t), *ties)  # the earliest time ranks first: the smallest (negative) distance back
+        back = t <= lt
+        return (-(gap(lt, t) if back else gap(t, lt)), 1 if back else 0, *ties)
+
+    out = []
+    for rec in left.to_dict("records"):
+        k, lt = join_key(pd.Series([rec["k"]])).iloc[0], matchable_time(pd.Series([rec["t"]])).iloc[0]
+        cands = []
+        for c in by_key.get(k, []) if k is not None and lt is not None else []:
+            t = c["_t"]
+            side_ok = {
+                "backward": t <= lt if case.allow_exact_matches else t < lt,
+                "forward": t >= lt if case.allow_exact_matches else t > lt,
+                "nearest": case.allow_exact_matches or t != lt,
+            }[case.direction]
+            if side_ok and (tol is None or (gap(lt, t) if t <= lt else gap(t, lt)) <= tol):
+                cands.append(c)
+        row = {c: rec[c] for c in LEFT_COLS}
+        if cands:
+            ranked = sorted(cands, key=lambda c: rank(lt, c), reverse=True)
+            best = ranked[0]
+            row.update({"r_t": best["t"], "r_s": best["s"], "r_rid": best["rid"]})
+            for col in ("v", "ob"):
+                found = [c[col] for c in ranked if c[col] is not None and c[col] is not pd.NA]
+                row[f"r_{col}"] = found[0] if found else None
+        elif case.join_type == "inner":
+            continue
+        else:
+            row.update(dict.fromkeys(RIGHT_OUT))
+        out.append(row)
+    # object columns: a float64 column would round the bigint kind's times near 2**61
+    return pd.DataFrame(out, columns=LEFT_COLS + RIGHT_OUT, dtype=object)
 
 
 def _times(rng, kind: str, n: int, base) -> list:
@@ -338,6 +411,8 @@ def oracle_pandas(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.Dat
 
 
 def oracle(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
+    if case.skip_nulls:
+        return oracle_skip_nulls(case, left, right)
     if case.direction == "nearest":
         return oracle_pandas(case, left, right)
     return oracle_duckdb(case, left, right)

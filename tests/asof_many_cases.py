@@ -73,6 +73,7 @@ class Entry:
     tolerance: bool
     keyed: bool = True
     order_by: tuple = ("ob", "rid")
+    skip_nulls: bool = False  # the DuckDB chain cannot say: such a case is held to the chain of our asof_join
 
     def kwargs(self, schema: str, kind: str, index: int) -> dict:
         key = TABLES[self.table]
@@ -87,6 +88,7 @@ class Entry:
             "columns": list(RIGHT_COLUMNS),
             "prefix": f"e{index}_",
             "order_by": list(self.order_by),
+            **({"skip_nulls": True} if self.skip_nulls else {}),
         }
 
 
@@ -137,6 +139,7 @@ def cases(kind: str, n: int, seed: int) -> list[ManyCase]:
                     tolerance=all_tolerances or bool(rng.random() < 0.4),
                     keyed=not (number % 4 == 1 and i == k - 1),
                     order_by=("ob", "rid") if rng.random() < 0.7 else ("rid",),
+                    skip_nulls=number % 3 == 1 and i == 0,
                 )
             )
         case = ManyCase(kind, entries, "inner" if number % 5 == 2 else "left", number)
@@ -149,6 +152,8 @@ def cases(kind: str, n: int, seed: int) -> list[ManyCase]:
             case.tags.add("second key set")
         if any(e.table == "r1" and e.keyed for e in entries):
             case.tags.add("key mapping")
+        if any(e.skip_nulls for e in entries):
+            case.tags.add("skip_nulls")
         out.append(case)
     return out
 

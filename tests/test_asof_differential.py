@@ -47,15 +47,23 @@ CASES = covering_cases(half_of=lambda kind_index: kind_index // 2)
 
 # Without keys: every direction and exactness per kind; every (tolerance, exactness) pair
 # within four configs; join type and ANSI alternate.
-KEYLESS = [
-    Case(kind, direction, exact, i % 4 in (1, 2), ("left", "inner")[(i // 4) % 2])
-    for i, (kind, direction, exact) in enumerate(
-        itertools.product(KINDS, ("backward", "forward", "nearest"), (True, False))
-    )
-] + [
-    Case(kind, direction, True, False, "left", order_by=False)
-    for kind, direction in itertools.product(KINDS, ("backward", "forward", "nearest"))
-]
+KEYLESS = (
+    [
+        Case(kind, direction, exact, i % 4 in (1, 2), ("left", "inner")[(i // 4) % 2])
+        for i, (kind, direction, exact) in enumerate(
+            itertools.product(KINDS, ("backward", "forward", "nearest"), (True, False))
+        )
+    ]
+    + [
+        Case(kind, direction, True, False, "left", order_by=False)
+        for kind, direction in itertools.product(KINDS, ("backward", "forward", "nearest"))
+    ]
+    + [
+        # skip_nulls: one window, no ranges (a range carries one whole row)
+        Case(kind, ("backward", "forward", "nearest", "nearest")[k], k % 2 == 0, k > 1, "left", skip_nulls=True)
+        for k, kind in enumerate(KINDS)
+    ]
+)
 KEYLESS_RANGES = 7
 # the union's columns form (a running last per right column and a null mask) for the suite's five right columns
 COLUMNS_FORM = {"temporal_joins_union_columns_max": 8}
@@ -161,10 +169,15 @@ def test_hot_keys_split_into_ranges_of_time_match_oracle(spark, inputs, rendered
     """A hot key's rows over ranges of time, each range's left rows taking a carried candidate from the
     key's earlier (later) ranges: ties, exact matches, nearest and tolerance across range edges, and the
     keys left whole beside them, equal the oracle under both ANSI modes (alternating by kind)."""
-    sqls = [rendered_hot[case.name] for case in CASES if case.kind == kind]
-    # floating-point keys are never split: -0.0 and 0.0 (NaN and NaN) are one key but may hash apart
+    cases = [case for case in CASES if case.kind == kind]
+    # floating-point keys are never split: -0.0 and 0.0 (NaN and NaN) are one key but may hash apart; nor with
+    # skip_nulls (a range carries one whole row, where skip_nulls needs a row per column)
     split = key_type(kind) != "double"
-    assert all(("partition by tj__k0, tj__trange" in sql and "MAPJOIN(tj__carry)" in sql) == split for sql in sqls)
+    assert all(
+        ("partition by tj__k0, tj__trange" in rendered_hot[c.name] and "MAPJOIN(tj__carry)" in rendered_hot[c.name])
+        == (split and not c.skip_nulls)
+        for c in cases
+    )
     if not split:
         return  # the same SQL as test_matches_oracle's union, which runs it
     _check_kind(spark, inputs, kind, lambda case: rendered_hot[case.name], KINDS.index(kind) % 2 == 0)
@@ -196,7 +209,8 @@ def test_without_keys_union_over_ranges_of_time_matches_oracle(spark, inputs, re
     for (kind, ansi), members in batches.items():
         left, right = inputs[kind]
         sqls = [rendered_keyless[f"{flavour}|{KEYLESS[i].name}"] for i in members]
-        assert all("partition by tj__trange" in sql for sql in sqls)  # ranges, not one window
+        # ranges, not one window (but for skip_nulls)
+        assert all(("partition by tj__trange" in sql) != KEYLESS[i].skip_nulls for i, sql in zip(members, sqls))
         everything = _run(
             spark,
             " union all ".join(f"select {i} as tj_case, * from ({sql}) as tj_c{i}" for i, sql in zip(members, sqls)),

@@ -43,6 +43,11 @@ CASES = [
         BASE + ", allow_exact_matches='yes'",
         ["asof_join", "`allow_exact_matches`", "true, false", "'yes'"],
     ),
+    (
+        "skip_nulls",
+        BASE + ", skip_nulls='yes'",
+        ["asof_join", "`skip_nulls`", "true, false", "'yes'"],
+    ),
     ("tolerance_negative", REFS + "'id', 'id', tolerance=-5", ["`tolerance`", "non-negative number", "-5"]),
     ("tolerance_malformed", BASE + ", tolerance='5 parsecs'", ["`tolerance`", "interval string", "'5 parsecs'"]),
     (
@@ -158,7 +163,7 @@ def test_hive_flavour_needs_introspectable_left(canary):
     sql = (
         "with l as (select * from {{ ref('asof_labels') }}) "
         "{{ temporal_joins.hive__asof_join('l', ref('asof_features'), 'label_time', 'feature_time', 'id', "
-        "'backward', true, none, 'left', none, '', none, 'union') }}"
+        "'backward', true, none, 'left', none, '', none, 'union', false) }}"
     )
     result = canary.compile_inline(sql)
     assert not result.success

@@ -38,6 +38,7 @@ def _message(scratch, macro: str, kwargs: dict) -> str:
 SAME_AS_ASOF_JOIN = [
     ("direction", {"direction": "sideways"}, "direction"),
     ("allow_exact_matches", {"allow_exact_matches": "yes"}, "allow_exact_matches"),
+    ("skip_nulls", {"skip_nulls": "yes"}, "skip_nulls"),
     ("tolerance_injection", {"tolerance": "1 day); drop table x; --"}, "tolerance"),
     ("tolerance_number", {"tolerance": 5}, "tolerance"),
     ("unknown_order_by", {"order_by": "nope"}, "order_by"),

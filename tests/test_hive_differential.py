@@ -72,15 +72,24 @@ STRATEGIES = ("union", "exploding", "broadcast")
 KEYLESS_RANGES = 7
 
 # every direction x exactness x tolerance x join type, and without order_by, per time kind
-CASES = [
-    Case(kind, direction, exact, tol, join_type)
-    for kind, direction, exact, tol, join_type in itertools.product(
-        KINDS, ("backward", "forward", "nearest"), (True, False), (False, True), ("left", "inner")
-    )
-] + [
-    Case(kind, direction, True, False, "left", order_by=False)
-    for kind, direction in itertools.product(KINDS, ("backward", "forward", "nearest"))
-]
+CASES = (
+    [
+        Case(kind, direction, exact, tol, join_type)
+        for kind, direction, exact, tol, join_type in itertools.product(
+            KINDS, ("backward", "forward", "nearest"), (True, False), (False, True), ("left", "inner")
+        )
+    ]
+    + [
+        Case(kind, direction, True, False, "left", order_by=False)
+        for kind, direction in itertools.product(KINDS, ("backward", "forward", "nearest"))
+    ]
+    + [
+        # skip_nulls: each column from the best candidate where it is not null (asof_cases.oracle_skip_nulls)
+        Case(kind, direction, d != 1, d != 0, ("left", "inner")[(k + d) % 2], skip_nulls=True)
+        for k, kind in enumerate(KINDS)
+        for d, direction in enumerate(("backward", "forward", "nearest"))
+    ]
+)
 # one kind per (strategy, configuration), turning through the kinds
 ON_HIVE = {
     strategy: [

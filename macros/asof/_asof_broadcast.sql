@@ -32,10 +32,15 @@
           + temporal_joins._asof_prune_conditions(p, e, raw_rt) -%}
     {%- set values = [] -%}
     {%- set names = [] -%}
+    {%- set skip = [] -%}
     {%- for rc in e.right_columns -%}
       {%- do values.append('tj__v' ~ n_values | length) -%}
       {%- do n_values.append(1) -%}
       {%- do names.append(rc.output) -%}
+      {#- skip_nulls: the time is never null on a candidate, so it comes from the best one -#}
+      {%- if e.skip_nulls and rc.source | lower != e.right_time | lower -%}
+        {%- do skip.append(loop.index0) -%}
+      {%- endif -%}
     {%- endfor -%}
     {%- set best = temporal_joins._asof_candidate_order(e, e.direction, lt, rt) -%}
     {%- set order = 'tj__order' ~ loop.index0 -%}
@@ -53,7 +58,7 @@
             ~ ') end' -%}
     {%- endif -%}
     {%- do picks.append({'on': on, 'best': best, 'order': order, 'crossing': crossing, 'values': values,
-                         'names': names}) -%}
+                         'names': names, 'skip': skip}) -%}
   {%- endfor -%}
 
   {#- the left row: its columns when known (a faster grouping key), else the packed struct (Spark, CTE input) -#}
@@ -82,7 +87,7 @@ from (
     {{ g.name }},
     {%- endfor %}
     {%- for pick in picks %}
-    {{ p.dialect.arg_extreme(pick.best.agg, pick.order, pick['values'], pick.names)
+    {{ p.dialect.arg_extreme(pick.best.agg, pick.order, pick['values'], pick.names, skip_nulls=pick.skip)
     }} as tj__m{{ loop.index0 }},
     count({{ pick.order }}) as tj__matches{{ loop.index0 }},
     {%- endfor %}

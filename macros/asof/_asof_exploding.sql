@@ -28,12 +28,31 @@
   {%- for ob in spec.order_by -%}{%- do rank.append('tj__right.tj__o' ~ loop.index0 ~ ' desc') -%}{%- endfor -%}
   {%- set prune = temporal_joins._asof_prune_conditions(spec, spec,
         'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time)) -%}
+  {%- set matched = 'tj__right.tj__m' -%}
+  {%- if spec.skip_nulls -%}
+    {#- each column from the best candidate where it is not null: the last non-null value in the reversed ranking
+        (the ranking reverses exactly: asc <-> desc flips where nulls sort too) -#}
+    {%- set reversed = [] -%}
+    {%- for r in rank -%}
+      {%- do reversed.append(r[:-5] ~ ' asc' if r.endswith(' desc') else r[:-4] ~ ' desc') -%}
+    {%- endfor -%}
+    {%- set fields = [] -%}
+    {%- for rc in spec.right_columns -%}
+      {%- set value = 'tj__right.tj__m.' ~ temporal_joins._tj_q(rc.output) -%}
+      {%- if rc.source | lower != spec.right_time | lower -%}
+        {%- set value = spec.dialect.last_ignore_nulls(value) ~ ' over (partition by tj__left.tj__id order by '
+              ~ reversed | join(', ') ~ ' rows between unbounded preceding and unbounded following)' -%}
+      {%- endif -%}
+      {%- do fields.append("'" ~ rc.output ~ "', " ~ value) -%}
+    {%- endfor -%}
+    {%- set matched = 'named_struct(' ~ fields | join(', ') ~ ')' -%}
+  {%- endif -%}
 select
   {{ temporal_joins._tj_unpack('tj__l', spec.left_columns, 'tj__m', spec.right_columns) }}
 from (
   select
     tj__left.tj__l,
-    tj__right.tj__m,
+    {{ matched }} as tj__m,
     row_number() over (partition by tj__left.tj__id order by {{ rank | join(', ') }}) as tj__rn
   from (
     select

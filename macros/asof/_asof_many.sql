@@ -17,7 +17,7 @@
 {#- Each entry's defaults: asof_join's (tests/test_asof_many_errors.py holds them equal to its signature). -#}
 {% macro _asof_many_entry_defaults() %}
   {{ return({'by': [], 'direction': 'backward', 'allow_exact_matches': true, 'tolerance': none,
-             'columns': none, 'prefix': '', 'order_by': none}) }}
+             'columns': none, 'prefix': '', 'order_by': none, 'skip_nulls': false}) }}
 {% endmacro %}
 
 {% macro _asof_many_spec(left, left_time, rights, join_type, strategy) %}
@@ -58,7 +58,7 @@
     {%- set pairs = temporal_joins._tj_keys(scope, left_info, right_info, args.by) -%}
     {%- set entry = temporal_joins._asof_entry(scope, left_info, left_time, right_info, pairs, prefix,
           args.get('right_time'), args.direction, args.allow_exact_matches, args.tolerance, args.columns,
-          args.order_by) -%}
+          args.order_by, args.skip_nulls) -%}
     {%- if strategy == 'broadcast' -%}
       {{ temporal_joins._asof_broadcast_check(scope, m, left_info, pairs, args.by) }}
     {%- endif -%}
@@ -172,7 +172,7 @@
           'dialect': spec.dialect}) -%}
     {%- if pass.strategy == 'union' -%}
       {%- do p.update({'left_carried': temporal_joins._asof_left_carried(current, spec.left_time, pass.entries)}) -%}
-      {%- if not pass.entries[0].by -%}
+      {%- if not pass.entries[0].by and not pass.entries[0].skip_nulls -%}
         {%- do p.update({'time_ranges': temporal_joins._asof_time_ranges(spec.macro, current, spec.left_time,
               pass.entries[0].right_info, pass.entries[0].right_time)}) -%}
       {%- endif -%}

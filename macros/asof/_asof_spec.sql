@@ -5,7 +5,7 @@
   asof/_asof_render.sql renders it. asof_join_many (asof/_asof_many.sql) checks each entry with _asof_entry.
 -#}
 {% macro _asof_spec(left, right, left_time, right_time, by, direction, allow_exact_matches,
-                    tolerance, join_type, columns, prefix, order_by, strategy) %}
+                    tolerance, join_type, columns, prefix, order_by, strategy, skip_nulls) %}
   {%- set m = 'asof_join' -%}
   {%- set base = temporal_joins._tj_base(m, left, right, by, prefix) -%}
   {%- set left_info = base.left_info -%}
@@ -14,7 +14,7 @@
   {%- set join_type = temporal_joins._tj_choice(m, 'join_type', join_type, ['left', 'inner']) -%}
   {%- set strategy = temporal_joins._tj_choice(m, 'strategy', strategy, ['auto', 'union', 'exploding', 'broadcast']) -%}
   {%- set entry = temporal_joins._asof_entry(m, left_info, left_time, base.right_info, pairs, base.prefix, right_time,
-        direction, allow_exact_matches, tolerance, columns, order_by) -%}
+        direction, allow_exact_matches, tolerance, columns, order_by, skip_nulls) -%}
 
   {%- if strategy == 'broadcast' -%}
     {{ temporal_joins._asof_broadcast_check(m, m, left_info, pairs, by) }}
@@ -22,11 +22,12 @@
     {%- set strategy = temporal_joins._asof_auto_strategy(m, left_info, pairs) -%}
   {%- endif -%}
 
-  {#- union without keys: ranges of time, so the window is not one partition (_asof_time_ranges.sql) -#}
+  {#- union without keys: ranges of time, so the window is not one partition (_asof_time_ranges.sql). Not with
+      skip_nulls: a range's carried candidate is one whole row, where skip_nulls needs one per column -#}
   {%- set time_ranges = temporal_joins._asof_time_ranges(m, left_info, left_time, base.right_info, entry.right_time)
-        if strategy == 'union' and not pairs else none -%}
+        if strategy == 'union' and not pairs and not entry.skip_nulls else none -%}
   {#- union with keys: a hot key's rows over ranges of time, so one key is not one task (_asof_hot_keys.sql) -#}
-  {%- if strategy == 'union' and pairs -%}
+  {%- if strategy == 'union' and pairs and not entry.skip_nulls -%}
     {%- set time_ranges = temporal_joins._asof_hot_ranges(m, left_info, left_time, base.right_info,
                                                           entry.right_time, pairs) -%}
   {%- endif -%}
@@ -52,10 +53,11 @@
   left_columns (the left's names, or none for a CTE).
 -#}
 {% macro _asof_entry(m, left_info, left_time, right_info, pairs, prefix, right_time, direction, allow_exact_matches,
-                     tolerance, columns, order_by) %}
+                     tolerance, columns, order_by, skip_nulls) %}
   {%- set right_time = temporal_joins._tj_column(m, 'right_time', right_time, right_info, 'right') -%}
   {%- set direction = temporal_joins._tj_choice(m, 'direction', direction, ['backward', 'forward', 'nearest']) -%}
   {%- set allow_exact_matches = temporal_joins._tj_bool(m, 'allow_exact_matches', allow_exact_matches) -%}
+  {%- set skip_nulls = temporal_joins._tj_bool(m, 'skip_nulls', skip_nulls) -%}
 
   {%- set kind = temporal_joins._tj_common_time_kind(m, left_info, left_time, right_info, right_time, tolerance) -%}
   {%- set tolerance = temporal_joins._tj_distance(m, 'tolerance', tolerance, kind) -%}
@@ -81,7 +83,7 @@
       'right': right_info.sql, 'right_info': right_info, 'by': pairs, 'right_time': right_time, 'kind': kind,
       'direction': direction, 'allow_exact_matches': allow_exact_matches, 'tolerance': tolerance,
       'right_columns': outputs.right_columns, 'time_output': time_output[0], 'order_by': order_by,
-      'left_columns': outputs.left_columns, 'float_keys': float_keys,
+      'left_columns': outputs.left_columns, 'float_keys': float_keys, 'skip_nulls': skip_nulls,
       'left_nan': temporal_joins._tj_nan_state(left_info, left_time, kind),
       'right_nan': temporal_joins._tj_nan_state(right_info, right_time, kind),
   }) }}

@@ -41,22 +41,23 @@
   {%- set matched = [] -%}
   {%- for e in p.entries -%}
     {%- set i = loop.index0 -%}
+    {%- set c = u.entry_columns[i] -%}
     {%- for rc in e.right_columns -%}
-      {%- if u.columns -%}
+      {%- if c -%}
         {%- set j = loop.index0 -%}
         {%- set picked = [] -%}
         {%- for direction, name in temporal_joins._asof_union_candidates(e, i) -%}
           {%- do picked.append(' when ' ~ (1 if direction == 'backward' else 2) ~ ' then '
-                               ~ temporal_joins._asof_union_column_value(u.entry_columns[i], name, j)) -%}
+                               ~ temporal_joins._asof_union_column_value(c, name, j)) -%}
         {%- endfor -%}
-        {%- do outputs.append('case tj__pick' ~ i ~ picked | join('') ~ ' end as '
-                              ~ temporal_joins._tj_q(rc.output)) -%}
+        {%- set pick = 'tj__pick' ~ i ~ ('__' ~ j if j in c.own_times else '') -%}
+        {%- do outputs.append('case ' ~ pick ~ picked | join('') ~ ' end as ' ~ temporal_joins._tj_q(rc.output)) -%}
       {%- else -%}
         {%- do outputs.append('tj__m' ~ i ~ '.' ~ temporal_joins._tj_q(rc.output)
                           ~ ' as ' ~ temporal_joins._tj_q(rc.output)) -%}
       {%- endif -%}
     {%- endfor -%}
-    {%- do matched.append(('tj__pick' if u.columns else 'tj__m') ~ i ~ ' is not null') -%}
+    {%- do matched.append(('tj__pick' if c else 'tj__m') ~ i ~ ' is not null') -%}
   {%- endfor -%}
 select
   {{ outputs | join(',\n  ') }}
@@ -146,13 +147,13 @@ where {{ right_filter | join(' and ') }}
   {%- set out = [] -%}
   {%- for e in p.entries -%}
     {%- set k = loop.index0 -%}
-    {%- if u.flat or u.columns -%}
+    {%- set c = u.entry_columns[k] -%}
+    {%- if u.flat or c -%}
       {%- for rc in e.right_columns -%}
         {%- do out.append(('tj__rsrc.' ~ temporal_joins._tj_q(rc.source) if k == i else 'null')
                           ~ ' as tj__r' ~ k ~ '__' ~ loop.index0) -%}
       {%- endfor -%}
-      {%- set c = u.entry_columns[k] if u.columns else {} -%}
-      {%- if c.mask -%}
+      {%- if c and c.mask -%}
         {%- do out.append((c.mask_sql if k == i else 'null') ~ ' as ' ~ c.mask) -%}
       {%- endif -%}
     {%- else -%}
@@ -192,11 +193,15 @@ select {% for e in u.payload if e != 'tj__t' %}{{ e }}, {% endfor %}tj__side, tj
   {%- for e in p.entries %}
     {%- set i = loop.index0 %}
     {%- for direction, name in temporal_joins._asof_union_candidates(e, i) %}
-      {%- if u.columns %}
-        {%- set c = u.entry_columns[i] %}
+      {%- set c = u.entry_columns[i] %}
+      {%- if c %}
         {%- for v in c['values'] + ([c.mask] if c.mask else []) %},
   {{ p.dialect.last_ignore_nulls(v) }}{{ u.windows[direction] }} as {{ name }}__{{
      loop.index0 if v != c.mask else 'n' }}
+        {%- endfor %}
+        {%- for j in c.own_times %},
+  {{ p.dialect.last_ignore_nulls('case when ' ~ c['values'][j] ~ ' is not null then tj__t end') }}{{
+     u.windows[direction] }} as {{ name }}__t{{ j }}
         {%- endfor %}
       {%- else %},
   {{ p.dialect.last_ignore_nulls(u.right_values[i]) }}{{ u.windows[direction] }} as {{ name }}
@@ -217,9 +222,9 @@ select /*+ MAPJOIN(tj__carry) */ {% for e in u.payload
                                     if e != 'tj__t' %}tj__w.{{ e }}, {% endfor %}tj__w.tj__side, tj__w.tj__t
   {%- for direction, name in temporal_joins._asof_union_candidates(p.entries[0], 0) %}
     {%- set carry = 'tj__carry.tj__carry_' ~ ('back' if direction == 'backward' else 'fwd') %}
-    {%- if u.columns %}
+    {%- set c = u.entry_columns[0] %}
+    {%- if c %}
       {#- no candidate inside the range: every column from the carried row, as it is (mask 0) #}
-      {%- set c = u.entry_columns[0] %}
       {%- set none_here = 'tj__w.' ~ name ~ '__' ~ c['values'].index(c.time) ~ ' is null' %}
       {%- for rc in p.entries[0].right_columns %},
   case when {{ none_here }} then {{ carry }}.{{ temporal_joins._tj_q(rc.output) }} else tj__w.{{ name }}__{{
@@ -248,38 +253,27 @@ left join (
   {%- set passed = [] -%}
   {%- for e in p.entries -%}
     {%- set i = loop.index0 | string -%}
-    {%- if u.columns -%}
+    {%- set c = u.entry_columns[loop.index0] -%}
+    {%- if c -%}
       {#- the candidates' columns pass through; tj__pick<i> says which one matched (1 backward, 2 forward) -#}
-      {%- set c = u.entry_columns[loop.index0] -%}
       {%- for direction, name in temporal_joins._asof_union_candidates(e, i) -%}
         {%- for v in c['values'] -%}{%- do passed.append(name ~ '__' ~ loop.index0) -%}{%- endfor -%}
         {%- if c.mask -%}{%- do passed.append(name ~ '__n') -%}{%- endif -%}
       {%- endfor -%}
       {%- set t_back = 'tj__back' ~ i ~ '__' ~ c['values'].index(c.time) -%}
       {%- set t_fwd = 'tj__fwd' ~ i ~ '__' ~ c['values'].index(c.time) -%}
-      {%- set back, fwd, has_back, has_fwd = '1', '2', t_back ~ ' is not null and ', t_fwd ~ ' is not null and ' -%}
-      {%- set out = 'tj__pick' ~ i -%}
+      {%- do matches.append(temporal_joins._asof_union_pick(e, t_back, t_fwd, '1', '2', true)
+                            ~ ' as tj__pick' ~ i) -%}
+      {#- skip_nulls: a column that may be null picks its side by the time of its own latest non-null value -#}
+      {%- for j in c.own_times -%}
+        {%- do matches.append(temporal_joins._asof_union_pick(e, 'tj__back' ~ i ~ '__t' ~ j, 'tj__fwd' ~ i ~ '__t' ~ j,
+                              '1', '2', true) ~ ' as tj__pick' ~ i ~ '__' ~ j) -%}
+      {%- endfor -%}
     {%- else -%}
       {%- set t_back = 'tj__back' ~ i ~ '.' ~ temporal_joins._tj_q(e.time_output) -%}
       {%- set t_fwd = 'tj__fwd' ~ i ~ '.' ~ temporal_joins._tj_q(e.time_output) -%}
-      {%- set back, fwd, has_back, has_fwd = 'tj__back' ~ i, 'tj__fwd' ~ i, '', '' -%}
-      {%- set out = 'tj__m' ~ i -%}
-    {%- endif -%}
-    {%- set back_ok = temporal_joins._tj_within('tj__t', t_back, e.kind, e.tolerance, 'backward') -%}
-    {%- set fwd_ok = temporal_joins._tj_within('tj__t', t_fwd, e.kind, e.tolerance, 'forward') -%}
-    {%- if e.direction == 'backward' -%}
-      {%- do matches.append('case when tj__t is not null and ' ~ has_back ~ back_ok ~ ' then ' ~ back
-                            ~ ' end as ' ~ out) -%}
-    {%- elif e.direction == 'forward' -%}
-      {%- do matches.append('case when tj__t is not null and ' ~ has_fwd ~ fwd_ok ~ ' then ' ~ fwd
-                            ~ ' end as ' ~ out) -%}
-    {%- else -%}
-      {%- do matches.append('case when tj__t is null then null'
-          ~ ' when ' ~ (t_fwd if u.columns else fwd) ~ ' is null or (' ~ (t_back if u.columns else back)
-          ~ ' is not null and ' ~ temporal_joins._tj_gap('tj__t', t_back, e.kind)
-          ~ ' <= ' ~ temporal_joins._tj_gap(t_fwd, 'tj__t', e.kind) ~ ')'
-          ~ ' then case when ' ~ has_back ~ back_ok ~ ' then ' ~ back ~ ' end'
-          ~ ' else case when ' ~ fwd_ok ~ ' then ' ~ fwd ~ ' end end as ' ~ out) -%}
+      {%- do matches.append(temporal_joins._asof_union_pick(e, t_back, t_fwd, 'tj__back' ~ i, 'tj__fwd' ~ i, false)
+                            ~ ' as tj__m' ~ i) -%}
     {%- endif -%}
   {%- endfor -%}
 select {% for e in u.payload + passed %}{{ e }}, {% endfor %}{{ matches | join(',\n  ') }}
@@ -288,3 +282,24 @@ from (
 ) as tj__windowed
 where tj__side = {{ u.left_side }}
 {%- endmacro %}
+
+{#- Which candidate a left row takes: back or fwd (what the case returns for each), or null when none is within the
+    tolerance; t_back / t_fwd are the candidates' times. checked: a null time says there is no candidate (the columns
+    form; a struct's own null says so otherwise). nearest: the closer, the backward one on equal distance. -#}
+{% macro _asof_union_pick(e, t_back, t_fwd, back, fwd, checked) %}
+  {%- set has_back = t_back ~ ' is not null and ' if checked else '' -%}
+  {%- set has_fwd = t_fwd ~ ' is not null and ' if checked else '' -%}
+  {%- set back_ok = temporal_joins._tj_within('tj__t', t_back, e.kind, e.tolerance, 'backward') -%}
+  {%- set fwd_ok = temporal_joins._tj_within('tj__t', t_fwd, e.kind, e.tolerance, 'forward') -%}
+  {%- if e.direction == 'backward' -%}
+    {{ return('case when tj__t is not null and ' ~ has_back ~ back_ok ~ ' then ' ~ back ~ ' end') }}
+  {%- elif e.direction == 'forward' -%}
+    {{ return('case when tj__t is not null and ' ~ has_fwd ~ fwd_ok ~ ' then ' ~ fwd ~ ' end') }}
+  {%- endif -%}
+  {{ return('case when tj__t is null then null'
+      ~ ' when ' ~ (t_fwd if checked else fwd) ~ ' is null or (' ~ (t_back if checked else back)
+      ~ ' is not null and ' ~ temporal_joins._tj_gap('tj__t', t_back, e.kind)
+      ~ ' <= ' ~ temporal_joins._tj_gap(t_fwd, 'tj__t', e.kind) ~ ')'
+      ~ ' then case when ' ~ has_back ~ back_ok ~ ' then ' ~ back ~ ' end'
+      ~ ' else case when ' ~ fwd_ok ~ ' then ' ~ fwd ~ ' end end') }}
+{% endmacro %}

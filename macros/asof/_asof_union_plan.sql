@@ -52,24 +52,26 @@
   {%- else -%}
     {%- set left_packed = temporal_joins._tj_pack_left('tj__lsrc', p.left_columns, p.left_carried) -%}
   {%- endif -%}
-  {%- if flat -%}
-    {%- for e in p.entries -%}
-      {%- set i = loop.index0 -%}
+  {%- for e in p.entries -%}
+    {%- set i = loop.index0 -%}
+    {%- if columns or e.skip_nulls -%}
+      {%- do entry_columns.append(temporal_joins._asof_union_columns(e, i)) -%}
+      {%- do right_values.append(none) -%}
+    {%- elif flat -%}
       {%- set fields = [] -%}
       {%- set time_flat = [] -%}
       {%- for rc in e.right_columns -%}
         {%- do fields.append("'" ~ rc.output ~ "', tj__r" ~ i ~ '__' ~ loop.index0) -%}
         {%- if rc.output == e.time_output -%}{%- do time_flat.append('tj__r' ~ i ~ '__' ~ loop.index0) -%}{%- endif -%}
       {%- endfor -%}
+      {%- do entry_columns.append(none) -%}
       {%- do right_values.append('case when ' ~ time_flat[0] ~ ' is not null then named_struct('
                                  ~ fields | join(', ') ~ ') end') -%}
-    {%- endfor -%}
-  {%- elif columns -%}
-    {%- for e in p.entries -%}{%- do entry_columns.append(temporal_joins._asof_union_columns(e, loop.index0)) -%}
-    {%- endfor -%}
-  {%- else -%}
-    {%- for e in p.entries -%}{%- do right_values.append('tj__r' ~ loop.index0) -%}{%- endfor -%}
-  {%- endif -%}
+    {%- else -%}
+      {%- do entry_columns.append(none) -%}
+      {%- do right_values.append('tj__r' ~ i) -%}
+    {%- endif -%}
+  {%- endfor -%}
   {#- what each left row carries past the window: its carried event columns and its packed struct
       (flat: its columns) -#}
   {%- set payload = p.left_carried.values() | unique | list | sort -%}
@@ -117,6 +119,7 @@
     exists), 'bits': per column its bit in the mask or none (the time and the key columns cannot be null),
     'mask': tj__rn<i> or none, 'mask_sql': the mask of a tj__rsrc row}. -#}
 {% macro _asof_union_columns(e, i) %}
+  {%- if e.skip_nulls -%}{{ return(temporal_joins._asof_union_skip_columns(e, i)) }}{%- endif -%}
   {%- set never_null = [e.right_time | lower] -%}
   {%- for pair in e.by -%}{%- do never_null.append(pair[1] | lower) -%}{%- endfor -%}
   {%- set values = [] -%}
@@ -136,5 +139,26 @@
     {%- endif -%}
   {%- endfor -%}
   {{ return({'values': values, 'time': time[0], 'bits': bits, 'mask': ('tj__rn' ~ i) if terms else none,
-             'mask_sql': terms | join(' + ') if terms else none}) }}
+             'mask_sql': terms | join(' + ') if terms else none, 'own_times': []}) }}
+{% endmacro %}
+
+{#- Entry i's columns form with skip_nulls: no mask (a column's running last is its latest non-null value, what
+    skip_nulls asks for) and 'own_times': the indexes of the columns that may be null and need the time of their
+    own latest non-null value (a tolerance to check, or nearest's two sides to compare); 'bits' all none. -#}
+{% macro _asof_union_skip_columns(e, i) %}
+  {%- set never_null = [e.right_time | lower] -%}
+  {%- for pair in e.by -%}{%- do never_null.append(pair[1] | lower) -%}{%- endfor -%}
+  {%- set values = [] -%}
+  {%- set bits = [] -%}
+  {%- set time = [] -%}
+  {%- set own_times = [] -%}
+  {%- set need_times = e.tolerance is not none or e.direction == 'nearest' -%}
+  {%- for rc in e.right_columns -%}
+    {%- do values.append('tj__r' ~ i ~ '__' ~ loop.index0) -%}
+    {%- do bits.append(none) -%}
+    {%- if rc.output == e.time_output -%}{%- do time.append(values[-1]) -%}{%- endif -%}
+    {%- if need_times and rc.source | lower not in never_null -%}{%- do own_times.append(loop.index0) -%}{%- endif -%}
+  {%- endfor -%}
+  {{ return({'values': values, 'time': time[0], 'bits': bits, 'mask': none, 'mask_sql': none,
+             'own_times': own_times}) }}
 {% endmacro %}

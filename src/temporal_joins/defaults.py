@@ -17,9 +17,10 @@ ASOF_JOIN = {
     "prefix": "",
     "order_by": None,
     "engine": "auto",
+    "skip_nulls": False,
 }
 # each entry of asof_join_many's `rights` takes these of asof_join's arguments, with its defaults
-ENTRY_ARGUMENTS = ("by", "direction", "allow_exact_matches", "tolerance", "columns", "prefix", "order_by")
+ENTRY_ARGUMENTS = ("by", "direction", "allow_exact_matches", "tolerance", "columns", "prefix", "order_by", "skip_nulls")
 ASOF_ENTRY = {k: ASOF_JOIN[k] for k in ENTRY_ARGUMENTS}
 ASOF_JOIN_MANY = {"join_type": "left", "engine": "auto"}
 WINDOW_AGGREGATE = {

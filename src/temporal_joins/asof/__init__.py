@@ -20,6 +20,7 @@ from __future__ import annotations
 from pyspark.sql import DataFrame
 
 from temporal_joins import _spark_version
+from temporal_joins import _validation as v
 from temporal_joins.asof.arrow import BUCKET_BYTES, MAX_BUCKETS, arrow_join, choose_buckets
 from temporal_joins.asof.broadcast import broadcast_fits, broadcast_join
 from temporal_joins.asof.many import asof_join_many
@@ -78,6 +79,7 @@ def asof_join(
     prefix: str = D["prefix"],
     order_by=D["order_by"],
     engine: str = D["engine"],
+    skip_nulls: bool = D["skip_nulls"],
 ) -> DataFrame:
     """Point-in-time (as-of) join of two Spark DataFrames.
 
@@ -131,6 +133,12 @@ def asof_join(
         cogroup().applyInArrow from Spark 4.0, through mapInArrow before);
         ``native`` on an older Spark raises NativeAsOfUnavailable at the call, before any job.
         The Python API needs Spark >= 3.5 (on Spark 3.4 the SQL macro runs).
+    skip_nulls : bool, default False
+        False: the matched row whole (a null inside it stays null). True: each right column
+        takes its value from the best candidate where it is not null (tempo's ``skipNulls``,
+        for sparse update tables), under the same direction, exactness, tolerance and ties;
+        the time comes from the best candidate. Every engine but ``native`` (Spark's operator
+        keeps whole rows) takes it; ``union`` without keys and the hot-key split do not apply.
 
     Returns
     -------
@@ -182,8 +190,16 @@ def asof_join(
         prefix=prefix,
         order_by=order_by,
         engine=engine,
+        skip_nulls=skip_nulls,
     )
     _spark_version.check(s.macro, left_df, s.engine, ENGINES, NativeAsOfUnavailable)
+    if s.skip_nulls and s.engine == "native":
+        v.fail(
+            s.macro,
+            "engine",
+            "auto, arrow, broadcast, union with skip_nulls (Spark's SortMergeAsOfJoin keeps whole rows)",
+            s.engine,
+        )
     if s.engine == "broadcast" or (s.engine == "auto" and broadcast_fits(left_df, s)):
         return broadcast_join(left_df, right_df, s)
     # auto: union for keyed joins, as the macro; native buffers whole key groups and falls far

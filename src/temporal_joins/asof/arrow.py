@@ -167,10 +167,11 @@ def arrow_join(
         allow_exact_matches=s.allow_exact_matches,
         tolerance=tolerance,
         inner=s.join_type == "inner",
+        skip_nulls=tuple(s.right_columns[j][1] for j in s.skipped()),
     )
 
     if not s.by:
-        left, right = _time_ranges(left, right, bucket, t, buckets, s.direction)
+        left, right = _time_ranges(left, right, bucket, t, buckets, s.direction, plan.skip_nulls)
 
     cogrouped = left.groupBy(bucket).cogroup(right.groupBy(bucket))
     if route != "map" and hasattr(type(cogrouped), "applyInArrow"):
@@ -231,7 +232,9 @@ def _with_range_number(df: DataFrame, x: Column, points: list[float], out: str) 
     return df.withColumn(out, F.when(F.isnan(x), F.lit(n + 1)).otherwise(F.col(out)))
 
 
-def _time_ranges(left: DataFrame, right: DataFrame, bucket: str, t: str, buckets: int, direction: str):
+def _time_ranges(
+    left: DataFrame, right: DataFrame, bucket: str, t: str, buckets: int, direction: str, skip_nulls: tuple = ()
+):
     """Buckets for a join without keys: ranges of time, so they split one time line.
 
     The ranges come from approximate quantiles of the right times; a bucket number never
@@ -240,7 +243,9 @@ def _time_ranges(left: DataFrame, right: DataFrame, bucket: str, t: str, buckets
     every right row at the latest time of the nearest earlier non-empty range (backward) and
     at the earliest time of the nearest later one (forward): those are the only outside rows
     that can win. Ties at that time all come, so the merge breaks them as it does inside a
-    bucket. Costs two jobs over the right side now (quantiles, per-range min/max)."""
+    bucket. Costs two jobs over the right side now (quantiles, per-range min/max). skip_nulls: per
+    such column, the same for the rows where it is not null (its own latest value may lie further back).
+    A row copied twice is harmless: equal rows give the same values whichever wins."""
     spark = right.sparkSession
     names = list(right.columns) + list(left.columns)
     key = internal_name(names, "__tj_td")
@@ -265,23 +270,28 @@ def _time_ranges(left: DataFrame, right: DataFrame, bucket: str, t: str, buckets
         return numbered.select(number.alias(bucket), *[F.col(f"`{c}`") for c in cols])
 
     left, right = ranged(left), ranged(right)
-    stats = {row[0]: (row[1], row[2]) for row in right.groupBy(bucket).agg(F.min(t), F.max(t)).collect()}
+    tracks = [F.col(t)] + [F.when(F.col(f"`{c}`").isNotNull(), F.col(t)) for c in skip_nulls]
+    spans = [agg(track) for track in tracks for agg in (F.min, F.max)]
+    found = right.groupBy(bucket).agg(*spans).collect()
     ranges = len(inner) + 2  # with the NaN range
-    carries = []  # (source range, its time to copy, target range)
-    if direction in ("backward", "nearest"):
-        previous = None
-        for target in range(ranges):
-            if previous is not None:
-                carries.append((previous, stats[previous][1], target))
-            if target in stats:
-                previous = target
-    if direction in ("forward", "nearest"):
-        following = None
-        for target in reversed(range(ranges)):
-            if following is not None:
-                carries.append((following, stats[following][0], target))
-            if target in stats:
-                following = target
+    carries = set()  # (source range, its time to copy, target range)
+    for k in range(len(tracks)):
+        stats = {row[0]: (row[1 + 2 * k], row[2 + 2 * k]) for row in found if row[1 + 2 * k] is not None}
+        if direction in ("backward", "nearest"):
+            previous = None
+            for target in range(ranges):
+                if previous is not None:
+                    carries.add((previous, stats[previous][1], target))
+                if target in stats:
+                    previous = target
+        if direction in ("forward", "nearest"):
+            following = None
+            for target in reversed(range(ranges)):
+                if following is not None:
+                    carries.add((following, stats[following][0], target))
+                if target in stats:
+                    following = target
+    carries = sorted(carries)
     if not carries:
         return left, right
     src, src_t, dst = (internal_name(right.columns, n) for n in ("__tj_src", "__tj_src_t", "__tj_dst"))

@@ -116,8 +116,12 @@ def broadcast_many(
     for branch in branches[1:]:
         candidates = candidates.unionByName(branch, allowMissingColumns=True)  # nulls where a branch has none
     aggregates = []
-    for _, agg, order, values, matches in picks:
-        aggregates += [agg(F.col(val), F.col(order)).alias(val) for val in values]
+    for s, agg, order, values, matches in picks:
+        skipped = s.skipped()  # skip_nulls: such a value's own best row among those where it is not null
+        aggregates += [
+            agg(F.col(val), F.when(F.col(val).isNotNull(), F.col(order)) if j in skipped else F.col(order)).alias(val)
+            for j, val in enumerate(values)
+        ]
         aggregates.append(F.count(order).alias(matches))
     best = candidates.groupBy(*groups).agg(*aggregates, F.sum(copy).alias(copy))
     if join_type == "inner":

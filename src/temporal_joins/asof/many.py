@@ -76,6 +76,7 @@ def _specs(left_df, left_time, rights, join_type) -> list[tuple[DataFrame, AsofS
             args["order_by"],
             "auto",
             macro=scope,
+            skip_nulls=args["skip_nulls"],
         )
         entries.append((args["right_df"], s))
     # an output name used by two entries names both

@@ -29,6 +29,7 @@ class MergePlan:
     allow_exact_matches: bool
     tolerance: int | float | None  # in the time column's units
     inner: bool  # drop left rows without a match
+    skip_nulls: tuple[str, ...] = ()  # right outputs taken from the best candidate where they are not null
 
 
 def changed(table: pa.Table, names: list[str]) -> np.ndarray:
@@ -152,31 +153,41 @@ def _pick(left: pa.Table, right: pa.Table, back, fwd, plan: MergePlan) -> np.nda
     return np.where(ok, chosen, -1)
 
 
-def merge_bucket(left: pa.Table, right: pa.Table, plan: MergePlan) -> pa.Table:
-    """The as-of merge of one bucket: plan.left_columns of every left row (of the matched
-    ones when plan.inner), then plan.right_outputs of its match (nulls when none)."""
+def _match(left: pa.Table, right: pa.Table, lidx: np.ndarray, plan: MergePlan) -> tuple[pa.Table, np.ndarray]:
+    """(the right rows that can win, per left row the index of its match among them or -1)."""
     if right.num_rows:
         right = _last_of_each_time(right, plan)
-    nl, nr = left.num_rows, right.num_rows
+    match = np.full(left.num_rows, -1, dtype=np.int64)
+    if len(lidx) and right.num_rows:
+        back, fwd = _candidates(left, right, lidx, plan)
+        match = _pick(left, right, back, fwd, plan)
+    return right, match
 
+
+def merge_bucket(left: pa.Table, right: pa.Table, plan: MergePlan) -> pa.Table:
+    """The as-of merge of one bucket: plan.left_columns of every left row (of the matched
+    ones when plan.inner), then plan.right_outputs of its match (nulls when none). A column of
+    plan.skip_nulls comes from the match among the right rows where it is not null."""
+    nl = left.num_rows
     # left rows that can match: key and time not null
     valid = np.ones(nl, dtype=bool)
     for c in plan.keys + [plan.time]:
         valid &= ~np.asarray(left.column(c).is_null().to_numpy(zero_copy_only=False), dtype=bool)
     lidx = np.flatnonzero(valid)
-
-    match = np.full(nl, -1, dtype=np.int64)
-    if len(lidx) and nr:
-        back, fwd = _candidates(left, right, lidx, plan)
-        match = _pick(left, right, back, fwd, plan)
+    whole, match = _match(left, right, lidx, plan)
 
     rows = np.flatnonzero(match >= 0) if plan.inner else np.arange(nl)
-    picked = match[rows]
     out_left = left.select(plan.left_columns).take(pa.array(rows, type=pa.int64()))
-    ridx = pa.array(picked, type=pa.int64(), mask=picked < 0)
     arrays = list(out_left.columns)
     for name in plan.right_outputs:
-        arrays.append(right.column(name).take(ridx) if nr else pa.nulls(len(rows), right.schema.field(name).type))
+        source, picked = whole, match[rows]
+        if name in plan.skip_nulls:
+            source, own = _match(left, right.filter(pc.is_valid(right.column(name))), lidx, plan)
+            picked = own[rows]
+        ridx = pa.array(picked, type=pa.int64(), mask=picked < 0)
+        arrays.append(
+            source.column(name).take(ridx) if source.num_rows else pa.nulls(len(rows), right.schema.field(name).type)
+        )
     return pa.Table.from_arrays(arrays, names=plan.left_columns + plan.right_outputs)
 
 

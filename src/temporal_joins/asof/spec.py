@@ -35,6 +35,17 @@ class AsofSpec:
     order_by: tuple[str, ...]
     engine: str
     macro: str = MACRO  # the macro errors name (a v.Scope for an entry of asof_join_many)
+    skip_nulls: bool = False  # each right column from the best candidate where it is not null
+
+    def skipped(self) -> list[int]:
+        """With skip_nulls, the indexes of the right columns that take their own latest non-null value (all but
+        the time and the keys, which are never null on a candidate); else none."""
+        if not self.skip_nulls:
+            return []
+        never = {self.right_time.lower(), *(rk.lower() for _, rk in self.by)}
+        return [
+            j for j, (src, _) in enumerate(self.right_columns) if src.lower() not in never
+        ]  # the macro errors name (a v.Scope for an entry of asof_join_many)
 
     def require_by(self, engine: str, why: str) -> None:
         """Engines that only work per key refuse a join without `by`."""
@@ -58,6 +69,7 @@ def build_spec(
     engine,
     macro: str = MACRO,
     engines: tuple[str, ...] = ENGINES,
+    skip_nulls=False,
 ) -> AsofSpec:
     """Check every argument as the macro does and return the spec; raises ValueError. macro: the
     name errors give (a v.Scope names an entry of asof_join_many's `rights`); engines: the allowed engines."""
@@ -70,6 +82,7 @@ def build_spec(
     join_type = v.choice(macro, "join_type", join_type, JOIN_TYPES)
     engine = v.choice(macro, "engine", engine, engines)
     allow_exact_matches = v.boolean(macro, "allow_exact_matches", allow_exact_matches)
+    skip_nulls = v.boolean(macro, "skip_nulls", skip_nulls)
     prefix = v.prefix(macro, prefix)
 
     left_cols, right_cols = list(left_df.columns), list(right_df.columns)
@@ -103,4 +116,5 @@ def build_spec(
         order_by=order_by,
         engine=engine,
         macro=macro,
+        skip_nulls=skip_nulls,
     )

@@ -73,6 +73,9 @@ class EntryPlan:
     values: list[str]
     bits: list[int | None]
     mask: str | None
+    # skip_nulls: per right column index that may be null, the name of the time of its own latest non-null value
+    # (only where a tolerance or nearest needs it; without, the column's running last is the answer)
+    times: dict[int, str]
 
     def branch_columns(self, right: DataFrame | None) -> list[Column]:
         """The entry's columns in a union branch: its row (right) or nulls (right None)."""
@@ -109,38 +112,68 @@ class EntryPlan:
         s = self.s
         t_index = next(j for j, (src, _) in enumerate(s.right_columns) if src.lower() == s.right_time.lower())
         for c in self.candidates():
+            times = {j: f"{c}{name}" for j, name in self.times.items()}
             fields = [
                 (
                     F.when(F.col(f"{c}{self.mask}").bitwiseAND(bit) == 0, F.col(f"{c}{v}")) if bit else F.col(f"{c}{v}")
                 ).alias(out)
                 for (_, out), v, bit in zip(s.right_columns, self.values, self.bits)
             ]
+            # skip_nulls: each column's own time rides in the struct too (matched() reads it, then drops it)
+            fields += [F.col(name).alias(f"__tj_t{j}") for j, name in times.items()]
             lefts = lefts.withColumn(c, F.when(F.col(f"{c}{self.values[t_index]}").isNotNull(), F.struct(*fields)))
-            lefts = lefts.drop(*[f"{c}{v}" for v in self.carried()])
+            lefts = lefts.drop(*[f"{c}{v}" for v in self.carried()], *times.values())
         return lefts
 
     def matched(self, row: str) -> Column:
         """The matched right row (a struct) of the left row in `row`, or null (nearest: the closer candidate, the
-        backward one on equal distance), within the tolerance."""
+        backward one on equal distance), within the tolerance. skip_nulls: a column with its own time picks its side
+        and checks the tolerance by that time."""
         s = self.s
         lt = time_units(F.col(row)[s.left_time], s.kind, s.left_type, s.right_type)
         time_out = next(out for src, out in s.right_columns if src.lower() == s.right_time.lower())
         b = F.col(self.back) if s.direction != "forward" else None
         f = F.col(self.fwd) if s.direction != "backward" else None
+
+        def units(candidate):
+            return None if candidate is None else time_units(candidate[time_out], s.kind, s.right_type, s.left_type)
+
+        whole = self._pick(lt, b, units(b), f, units(f))
+        if not self.times:
+            return whole
+        fields = []
+        for j, (_, out) in enumerate(s.right_columns):
+            if j not in self.times:
+                fields.append(whole[out].alias(out))
+                continue
+            own = f"__tj_t{j}"
+            fields.append(
+                self._pick(
+                    lt,
+                    None if b is None else b[out],
+                    None if b is None else b[own],
+                    None if f is None else f[out],
+                    None if f is None else f[own],
+                ).alias(out)
+            )
+        return F.when(whole.isNotNull(), F.struct(*fields))
+
+    def _pick(self, lt: Column, b, tb, f, tf) -> Column:
+        """b or f (the backward / forward candidate's value; tb, tf: its time in time_units, null when there is
+        none), or null: the entry's direction, nearest's choice and tolerance."""
+        s = self.s
         ok_b = ok_f = F.lit(True)
         if s.tolerance is not None:
             if b is not None:
-                ok_b = within_tolerance(lt, time_units(b[time_out], s.kind, s.right_type, s.left_type), s)
+                ok_b = within_tolerance(lt, tb, s)
             if f is not None:
-                ok_f = within_tolerance(lt, time_units(f[time_out], s.kind, s.right_type, s.left_type), s)
+                ok_f = within_tolerance(lt, tf, s)
         if s.direction == "backward":
-            return F.when(lt.isNotNull() & ok_b, b)
+            return F.when(lt.isNotNull() & tb.isNotNull() & ok_b, b)
         if s.direction == "forward":
-            return F.when(lt.isNotNull() & ok_f, f)
-        gap_b = _gap(lt, time_units(b[time_out], s.kind, s.right_type, s.left_type), s)
-        gap_f = _gap(time_units(f[time_out], s.kind, s.right_type, s.left_type), lt, s)
-        take_back = f.isNull() | (b.isNotNull() & (gap_b <= gap_f))
-        return F.when(lt.isNull(), None).when(take_back, F.when(ok_b, b)).otherwise(F.when(ok_f, f))
+            return F.when(lt.isNotNull() & tf.isNotNull() & ok_f, f)
+        take_back = tf.isNull() | (tb.isNotNull() & (_gap(lt, tb, s) <= _gap(tf, lt, s)))
+        return F.when(lt.isNull(), None).when(take_back, F.when(tb.isNotNull() & ok_b, b)).otherwise(F.when(ok_f, f))
 
 
 def entry_plans(entries: list[tuple[DataFrame, AsofSpec]], names: list[str], left_side: int) -> list[EntryPlan]:
@@ -148,7 +181,9 @@ def entry_plans(entries: list[tuple[DataFrame, AsofSpec]], names: list[str], lef
     plans: list[EntryPlan] = []
     for i, (right, s) in enumerate(entries):
         start = sum(len(p.owned) for p in plans)  # tie-breakers numbered across the entries
-        bits = _null_bits(right, s)
+        # skip_nulls: no mask (a column's running last is its latest non-null value), every column its own last
+        bits = [None] * len(s.right_columns) if s.skip_nulls else _null_bits(right, s)
+        own_times = s.skipped() if s.tolerance is not None or s.direction == "nearest" else []
         plans.append(
             EntryPlan(
                 right=right,
@@ -163,10 +198,11 @@ def entry_plans(entries: list[tuple[DataFrame, AsofSpec]], names: list[str], lef
                 fwd=internal_name(names, f"__tj_fwd{i}"),
                 match=internal_name(names, f"__tj_m{i}"),
                 owned=[(internal_name(names, f"__tj_o{start + j}"), c) for j, c in enumerate(s.order_by)],
-                flat=len(s.right_columns) <= COLUMN_LIMIT,
+                flat=s.skip_nulls or len(s.right_columns) <= COLUMN_LIMIT,
                 values=[internal_name(names, f"__tj_r{i}_{j}") for j in range(len(s.right_columns))],
                 bits=bits,
                 mask=internal_name(names, f"__tj_rn{i}") if any(bits) else None,
+                times={j: internal_name(names, f"__tj_rt{i}_{j}") for j in own_times},
             )
         )
     return plans
@@ -228,7 +264,8 @@ def union_join(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], jo
         events = events.union(part)  # by position, with SQL's type coercion (as the macro's UNION ALL)
 
     # one right side: a hot key's rows over ranges of time, each its own window partition
-    split = hot_split(left_df, plans[0].right, s0) if len(plans) == 1 else None
+    # (not with skip_nulls: a range's carried candidate is one whole row)
+    split = hot_split(left_df, plans[0].right, s0) if len(plans) == 1 and not s0.skip_nulls else None
     trange = internal_name(names, "__tj_trange")
     partition = [*keys]
     if split is not None:
@@ -249,6 +286,9 @@ def union_join(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], jo
                 continue
             for v in p.carried():
                 windowed = windowed.withColumn(f"{candidate}{v}", F.last(v, ignorenulls=True).over(w))
+            for j, name in p.times.items():
+                own = F.when(F.col(p.values[j]).isNotNull(), F.col(t))
+                windowed = windowed.withColumn(f"{candidate}{name}", F.last(own, ignorenulls=True).over(w))
 
     lefts = windowed.where(F.col(side) == left_side)
     for p in plans:
