@@ -64,12 +64,18 @@ SELECTION = (
 # The main suite runs in two lanes of the main venv at once: these modules in a second pytest with its
 # own Spark state, dbt target and temp dir. Hive 2.3's MapReduce local mode keeps one core busy and the
 # cluster run mostly waits on its processes, so beside the Spark-bound rest they use the core it leaves.
-# Every module that starts a Hive engine is here (one lane builds TEMPORAL_JOINS_HIVE_HOME).
+# Every module that starts a Hive engine is here (one lane builds TEMPORAL_JOINS_HIVE_HOME). The Python engines'
+# modules and the window differential follow them: the Hive and cluster modules end about halfway through the
+# main lane (33 of about 80 minutes in the run of c4456ef), and the main lane is what `make test` waits for.
 MAIN_LANE_B = (
     "tests/test_hive_engine.py",
     "tests/test_hive_differential.py",
     "tests/test_asof_many_hive.py",
     "tests/test_endpoints_cluster.py",
+    "tests/test_python_connect.py",
+    "tests/test_python_engines.py",
+    "tests/test_python_many.py",
+    "tests/test_window_differential.py",
 )
 
 # One env's tests may take this long, and the whole matrix of `make test` must end this long after the
