@@ -52,7 +52,7 @@ select
 from (
   select
     tj__left.tj__l,
-    {{ matched }} as tj__m,
+    {{ matched ~ (' as tj__m' if spec.skip_nulls else '') }},
     row_number() over (partition by tj__left.tj__id order by {{ rank | join(', ') }}) as tj__rn
   from (
     select
