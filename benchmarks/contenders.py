@@ -109,6 +109,12 @@ def render_calls(left: str = LEFT_VIEW, right: str = RIGHT_VIEW, left_rows: int 
                     },
                 }
             )
+    # auto with skip_nulls (auto's choice does not depend on it)
+    calls += [
+        {**c, "id": c["id"].replace("auto:", "auto_skip:"), "kwargs": {**c["kwargs"], "skip_nulls": True}}
+        for c in calls
+        if c["id"].startswith("auto:")
+    ]
     return calls
 
 
@@ -150,7 +156,7 @@ def auto_pick(sqls: dict[str, str], keyed: bool) -> str:
 def _sql_builder(sqls: dict[str, str], strategy: str):
     def build(spark, scenario: Scenario):
         keyed = "keyed" if scenario.keyed else "nokey"
-        if strategy == "auto" and scenario.keyed:
+        if strategy in ("auto", "auto_skip") and scenario.keyed:
             run_auto_compile_queries(spark, LEFT_VIEW, sqls["auto_stats:keyed"], scenario.left_rows)
         return spark.sql(sqls[f"{strategy}:{keyed}"])
 
@@ -170,6 +176,16 @@ def ours(sqls: dict[str, str]) -> list[Contender]:
         )
         label = "ours auto (default)" if strategy == "auto" else f"ours {strategy}"
         found.append((label, _sql_builder(sqls, strategy), note, strategy == "broadcast"))
+    skip = [
+        Contender(
+            "ours auto (skip_nulls)",
+            "ours",
+            "spark",
+            "skip_nulls",
+            _sql_builder(sqls, "auto_skip"),
+            note="asof_join with skip_nulls=true: each column's latest non-null value (tempo's default rows)",
+        )
+    ]
     for label, sql_id, note in (
         (
             "ours union (hot keys split)",
@@ -186,7 +202,7 @@ def ours(sqls: dict[str, str]) -> list[Contender]:
     return [
         Contender(label, "ours", "spark", "left", build, note=note, keyed_only=keyed_only)
         for label, build, note, keyed_only in found
-    ]
+    ] + skip
 
 
 def python_engines() -> list[Contender]:
@@ -432,8 +448,18 @@ def jvm_merge_contender(spark) -> tuple[list[Contender], str | None]:
 
 # ---------------------------------------------------------------- DuckDB, the single-node reference
 def duckdb_sql(scenario: Scenario, join: str = "left") -> str:
+    """left | inner: DuckDB's ASOF JOIN; skip_nulls: the value from the latest row where it is not null (a second
+    ASOF JOIN over those rows), the time from the latest row (what tempo's default skipNulls returns)."""
     on = "l.id = r.id and l.ts >= r.ts" if scenario.keyed else "l.ts >= r.ts"
-    kind = "asof left join" if join == "left" else "asof join"
+    kind = "asof left join" if join in ("left", "skip_nulls") else "asof join"
+    if join == "skip_nulls":
+        on_v = on.replace("r.", "v.")
+        return (
+            f"select l.id, l.ts, l.label, r.ts as r_ts, v.value as r_value "
+            f"from read_parquet('{scenario.left_files}') as l {kind} read_parquet('{scenario.right_glob}') as r on {on} "
+            f"asof left join (select * from read_parquet('{scenario.right_glob}') where value is not null) as v "
+            f"on {on_v}"
+        )
     return (
         f"select l.id, l.ts, l.label, r.ts as r_ts, r.value as r_value "
         f"from read_parquet('{scenario.left_files}') as l {kind} read_parquet('{scenario.right_glob}') as r on {on}"

@@ -173,7 +173,7 @@ class Bench:
         load_before = _loadavg()
         self.log(f"== {name} N={n:,} (load {load_before})")
         references = {}
-        for join in ("left", "inner"):
+        for join in ("left", "inner", "skip_nulls"):
             ref = self._duckdb_run(scenario, join)
             if ref["status"] != "ok":
                 raise RuntimeError(f"DuckDB reference failed for {name} N={n}: {ref}")
