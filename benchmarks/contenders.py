@@ -456,7 +456,8 @@ def duckdb_sql(scenario: Scenario, join: str = "left") -> str:
         on_v = on.replace("r.", "v.")
         return (
             f"select l.id, l.ts, l.label, r.ts as r_ts, v.value as r_value "
-            f"from read_parquet('{scenario.left_files}') as l {kind} read_parquet('{scenario.right_glob}') as r on {on} "
+            f"from read_parquet('{scenario.left_files}') as l "
+            f"{kind} read_parquet('{scenario.right_glob}') as r on {on} "
             f"asof left join (select * from read_parquet('{scenario.right_glob}') where value is not null) as v "
             f"on {on_v}"
         )
