@@ -117,20 +117,25 @@
 {#- Entry i's columns form: {'values': its right columns' union names tj__r<i>__<j>, 'time': the one that holds
     its time (never null on its rows: the union keeps only rows with a time and keys, so it also says a candidate
     exists), 'bits': per column its bit in the mask or none (the time and the key columns cannot be null),
-    'mask': tj__rn<i> or none, 'mask_sql': the mask of a tj__rsrc row}. -#}
+    'mask': tj__rn<i> or none, 'mask_sql': the mask of a tj__rsrc row, 'own_times': with skip_nulls, the indexes of
+    the columns whose own latest non-null row's time is carried too}. -#}
 {% macro _asof_union_columns(e, i) %}
-  {%- if e.skip_nulls -%}{{ return(temporal_joins._asof_union_skip_columns(e, i)) }}{%- endif -%}
   {%- set never_null = [e.right_time | lower] -%}
   {%- for pair in e.by -%}{%- do never_null.append(pair[1] | lower) -%}{%- endfor -%}
+  {#- skip_nulls: no mask (a column's running last is its latest non-null value, what skip_nulls asks for); a column
+      that may be null needs the time of its own latest non-null value for a tolerance or nearest's two sides -#}
+  {%- set need_times = e.skip_nulls and (e.tolerance is not none or e.direction == 'nearest') -%}
   {%- set values = [] -%}
   {%- set bits = [] -%}
   {%- set terms = [] -%}
   {%- set time = [] -%}
+  {%- set own_times = [] -%}
   {%- for rc in e.right_columns -%}
     {%- do values.append('tj__r' ~ i ~ '__' ~ loop.index0) -%}
     {%- if rc.output == e.time_output -%}{%- do time.append(values[-1]) -%}{%- endif -%}
-    {%- if rc.source | lower in never_null -%}
+    {%- if rc.source | lower in never_null or e.skip_nulls -%}
       {%- do bits.append(none) -%}
+      {%- if need_times and rc.source | lower not in never_null -%}{%- do own_times.append(loop.index0) -%}{%- endif -%}
     {%- else -%}
       {%- set bit = 2 ** (terms | length) -%}
       {%- do bits.append(bit) -%}
@@ -139,26 +144,5 @@
     {%- endif -%}
   {%- endfor -%}
   {{ return({'values': values, 'time': time[0], 'bits': bits, 'mask': ('tj__rn' ~ i) if terms else none,
-             'mask_sql': terms | join(' + ') if terms else none, 'own_times': []}) }}
-{% endmacro %}
-
-{#- Entry i's columns form with skip_nulls: no mask (a column's running last is its latest non-null value, what
-    skip_nulls asks for) and 'own_times': the indexes of the columns that may be null and need the time of their
-    own latest non-null value (a tolerance to check, or nearest's two sides to compare); 'bits' all none. -#}
-{% macro _asof_union_skip_columns(e, i) %}
-  {%- set never_null = [e.right_time | lower] -%}
-  {%- for pair in e.by -%}{%- do never_null.append(pair[1] | lower) -%}{%- endfor -%}
-  {%- set values = [] -%}
-  {%- set bits = [] -%}
-  {%- set time = [] -%}
-  {%- set own_times = [] -%}
-  {%- set need_times = e.tolerance is not none or e.direction == 'nearest' -%}
-  {%- for rc in e.right_columns -%}
-    {%- do values.append('tj__r' ~ i ~ '__' ~ loop.index0) -%}
-    {%- do bits.append(none) -%}
-    {%- if rc.output == e.time_output -%}{%- do time.append(values[-1]) -%}{%- endif -%}
-    {%- if need_times and rc.source | lower not in never_null -%}{%- do own_times.append(loop.index0) -%}{%- endif -%}
-  {%- endfor -%}
-  {{ return({'values': values, 'time': time[0], 'bits': bits, 'mask': none, 'mask_sql': none,
-             'own_times': own_times}) }}
+             'mask_sql': terms | join(' + ') if terms else none, 'own_times': own_times}) }}
 {% endmacro %}
