@@ -1,5 +1,6 @@
 """Every as-of join that is measured, each producing the same columns:
-id, ts, label (the left row) and r_ts, r_value (the matched right row, or nulls).
+id, ts, label (the left row) and r_ts, r_value (the matched right row, or nulls); in a scenario with wider
+right rows (left20_wide) also r_<c> for each further payload column c.
 
 A backward as-of join with exact matches allowed (right.ts <= left.ts), keyed by id
 (or by nothing in the `nokey` scenario). Spark contenders return a DataFrame over the
@@ -21,6 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 LEFT_VIEW, RIGHT_VIEW = "bench_left", "bench_right"
 OUTPUT = ["id", "ts", "label", "r_ts", "r_value"]
+PAYLOAD = ("value",)  # the right side's payload columns (besides id and ts) in most scenarios
 
 
 @dataclass
@@ -32,10 +34,15 @@ class Scenario:
     right_glob: str = ""
     left_rows: int = 0  # what auto's compile-time count finds
     auto_picks: str = ""  # the strategy whose SQL auto rendered for these tables (auto_pick)
+    payload: tuple[str, ...] = PAYLOAD  # the right side's columns besides id and ts, each output as r_<c>
 
     @property
     def keyed(self) -> bool:
         return bool(self.by)
+
+    @property
+    def output(self) -> list[str]:
+        return ["id", "ts", "label", "r_ts", *[f"r_{c}" for c in self.payload]]
 
 
 @dataclass
@@ -49,6 +56,7 @@ class Contender:
     note: str = ""
     only: set[str] | None = field(default=None)  # scenarios it runs in (None: all); no row elsewhere
     keyed_only: bool = False  # needs a key (skipped in the unkeyed scenario)
+    one_payload: bool = False  # written for the one payload column `value` (skipped with wider right rows)
 
     def applies(self, scenario: Scenario) -> str | None:
         """None if it runs in the scenario, else why not."""
@@ -56,6 +64,8 @@ class Contender:
             return f"only at N <= {self.max_n}"
         if self.keyed_only and not scenario.keyed:
             return "needs a key"
+        if self.one_payload and scenario.payload != PAYLOAD:
+            return "one payload column only"
         return None
 
 
@@ -83,7 +93,9 @@ def run_auto_compile_queries(spark, relation: str, stats_sql: str, rows: int) ->
         spark.sql(stats_sql).collect()
 
 
-def render_calls(left: str = LEFT_VIEW, right: str = RIGHT_VIEW, left_rows: int = 0) -> list[dict]:
+def render_calls(
+    left: str = LEFT_VIEW, right: str = RIGHT_VIEW, left_rows: int = 0, payload: tuple[str, ...] = PAYLOAD
+) -> list[dict]:
     """The asof_join calls to render (each strategy, keyed and unkeyed), plus auto's compile-time
     per-key query for a left side of `left_rows` rows. `left`/`right` should be catalog tables: auto
     can only look up a relation (a one-part name may be a CTE). Without keys nothing runs while
@@ -103,7 +115,7 @@ def render_calls(left: str = LEFT_VIEW, right: str = RIGHT_VIEW, left_rows: int 
                         "left_time": "ts",
                         "right_time": "ts",
                         "by": ["id"] if keyed else [],
-                        "columns": ["ts", "value"],
+                        "columns": ["ts", *payload],
                         "prefix": "r_",
                         "strategy": strategy,
                     },
@@ -223,12 +235,12 @@ def python_engines() -> list[Contender]:
                 "left_time": "ts",
                 "right_time": "ts",
                 "by": list(scenario.by),
-                "columns": ["ts", "value"],
+                "columns": ["ts", *scenario.payload],
                 "prefix": "r_",
                 "engine": engine,
             }
             kwargs = {k: v for k, v in kwargs.items() if k in params}
-            return fn(spark.table(LEFT_VIEW), spark.table(RIGHT_VIEW), **kwargs).select(*OUTPUT)
+            return fn(spark.table(LEFT_VIEW), spark.table(RIGHT_VIEW), **kwargs).select(*scenario.output)
 
         return build
 
@@ -247,11 +259,11 @@ def python_engines() -> list[Contender]:
 
 
 # ---------------------------------------------------------------- the thesis, as written
-def _renamed_right(spark):
+def _renamed_right(spark, scenario: Scenario):
     from pyspark.sql import functions as F
 
     return spark.table(RIGHT_VIEW).select(
-        F.col("id").alias("r_id"), F.col("ts").alias("r_ts"), F.col("value").alias("r_value")
+        F.col("id").alias("r_id"), F.col("ts").alias("r_ts"), *[F.col(c).alias(f"r_{c}") for c in scenario.payload]
     )
 
 
@@ -260,14 +272,15 @@ def thesis_exploding(spark, scenario: Scenario):
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
-    left, right = spark.table(LEFT_VIEW), _renamed_right(spark)
+    left, right = spark.table(LEFT_VIEW), _renamed_right(spark, scenario)
     conditions = ([left["id"] == right["r_id"]] if scenario.keyed else []) + [left["ts"] >= right["r_ts"]]
     condition = conditions[0]
     for c in conditions[1:]:
         condition = condition & c
     combined = left.join(right, condition)
     window = Window.partitionBy(*([left["id"]] if scenario.keyed else []), left["ts"]).orderBy(right["r_ts"].desc())
-    return combined.withColumn("rn", F.row_number().over(window)).where(F.col("rn") == 1).drop("rn").select(*OUTPUT)
+    ranked = combined.withColumn("rn", F.row_number().over(window))
+    return ranked.where(F.col("rn") == 1).drop("rn").select(*scenario.output)
 
 
 def thesis_union(spark, scenario: Scenario):
@@ -299,15 +312,16 @@ def thesis_union(spark, scenario: Scenario):
     as_of = combined
     for c in right_prefixed.columns:
         as_of = as_of.withColumn(c, F.last(as_of[c], ignorenulls=True).over(window))
-    return as_of.filter(F.col("ts").isNotNull()).drop("df_index").drop("combined_ts").select(*OUTPUT)
+    return as_of.filter(F.col("ts").isNotNull()).drop("df_index").drop("combined_ts").select(*scenario.output)
 
 
 # ---------------------------------------------------------------- Spark's own, and tempo
 def spark_sortmerge_asof(spark, scenario: Scenario):
     """Spark 4.3's SQL ASOF JOIN, planned as SortMergeAsOfJoin (spark.sql.join.asofJoin.enabled)."""
     on = " on l.id = r.id" if scenario.keyed else ""
+    values = "".join(f", r.{c} as r_{c}" for c in scenario.payload)
     return spark.sql(
-        f"select l.id, l.ts, l.label, r.ts as r_ts, r.value as r_value from {LEFT_VIEW} as l "
+        f"select l.id, l.ts, l.label, r.ts as r_ts{values} from {LEFT_VIEW} as l "
         f"left asof join {RIGHT_VIEW} as r match_condition (l.ts >= r.ts){on}"
     )
 
@@ -315,7 +329,7 @@ def spark_sortmerge_asof(spark, scenario: Scenario):
 def spark_default_rewrite(spark, scenario: Scenario):
     """DataFrame._joinAsOf with spark.sql.join.sortMergeAsOfJoin.enabled=false: Spark's RewriteAsOfJoin."""
     left = spark.table(LEFT_VIEW)
-    right = _renamed_right(spark)
+    right = _renamed_right(spark, scenario)
     on = [left["id"] == right["r_id"]] if scenario.keyed else None
     return left._joinAsOf(
         right,
@@ -325,7 +339,7 @@ def spark_default_rewrite(spark, scenario: Scenario):
         how="left",
         allowExactMatches=True,
         direction="backward",
-    ).select(*OUTPUT)
+    ).select(*scenario.output)
 
 
 def tempo_asof(spark, scenario: Scenario, skip_nulls: bool = True):
@@ -342,7 +356,7 @@ def tempo_asof(spark, scenario: Scenario, skip_nulls: bool = True):
     joined = left.asofJoin(
         TSDF(right, ts_col="ts", partition_cols=partition), right_prefix="r", skipNulls=skip_nulls
     ).df
-    return joined.select(*OUTPUT)
+    return joined.select(*scenario.output)
 
 
 # ---------------------------------------------------------------- probes of the left20 memory target
@@ -411,6 +425,95 @@ def probes() -> list[Contender]:
     ]
 
 
+# ---------------------------------------------------------------- labels as intervals (issue 41)
+# A prototype of a plan that never sorts the features: each label owns the interval of feature times that
+# are its own candidates, copied into per-key time bins; every feature row meets the one interval holding
+# its time through an equi-join on (id, bin), the best row per interval is a hash aggregate, and a running
+# last over the labels and those best rows (not the features) carries a match to labels whose interval
+# is empty. Backward, exact matches allowed, as every contender here. Kept as a benchmark contender:
+# slower than the union it would replace (benchmarks/README.md, "labels as intervals").
+
+INTERVAL_BINS_PER_GAP = 1  # bin width = the key's mean gap between labels times this
+
+
+def interval_bins(spark, scenario: Scenario, broadcast_intervals: bool = False):
+    """Labels as (previous label time, label time] intervals, features binned into them: one window over
+    the labels, a broadcast of per-key bin widths, a hash join of the features on (id, bin), a hash
+    aggregate, one window over the labels plus one best row per interval. broadcast_intervals: the intervals
+    broadcast (as the issue's plan does where they fit auto's byte limit), so the features are never shuffled:
+    only the best rows are, after a partial aggregate."""
+    join_hint = "BROADCAST(i)" if broadcast_intervals else "SHUFFLE_HASH(i)"
+    payload = scenario.payload
+    best_values = "".join(f", max_by(f.{c}, f.ts) as r_{c}" for c in payload)
+    packed = "".join(f", 'v{j}', r_{c}" for j, c in enumerate(payload))
+    nulls = "".join(f", null as r_{c}" for c in payload)
+    unpacked = "".join(f", tj__m.v{j} as r_{c}" for j, c in enumerate(payload))
+    best_cols = "".join(f", r_{c}" for c in payload)
+    return spark.sql(f"""
+        with lab as (
+          -- each label's previous time, and its key's first and last label times and bin width
+          select id, ts,
+            lag(ts) over (partition by id order by ts) as tj__lo,
+            min(ts) over (partition by id) as tj__first,
+            max(ts) over (partition by id) as tj__last,
+            greatest(cast(1 as bigint), cast((max(ts) over (partition by id) - min(ts) over (partition by id))
+              * {INTERVAL_BINS_PER_GAP} / count(ts) over (partition by id) as bigint)) as tj__width
+          from {LEFT_VIEW} where ts is not null
+        ), keys as (
+          select distinct id, tj__first, tj__last, tj__width from lab
+        ), intervals as (
+          -- each non-empty interval copied into the bins it covers; a key's first label owns
+          -- every time at or before it, as bin -1
+          select id, ts as tj__slot, coalesce(tj__lo, -9223372036854775808) as tj__lo, tj__bin
+          from lab lateral view explode(case when tj__lo is null then array(cast(-1 as bigint)) else sequence(
+            (tj__lo - tj__first) div tj__width, (ts - tj__first) div tj__width) end) b as tj__bin
+          where tj__lo is null or tj__lo < ts
+        ), binned as (
+          select /*+ BROADCAST(k) */ f.*,
+            case when f.ts <= k.tj__first then -1 else (f.ts - k.tj__first) div k.tj__width end as tj__bin
+          from {RIGHT_VIEW} as f join keys as k on f.id = k.id
+          where f.ts <= k.tj__last
+        ), best as (
+          -- one row per non-empty interval: its latest feature (a hash aggregate, no sort)
+          select /*+ {join_hint} */ f.id, i.tj__slot, max(f.ts) as r_ts{best_values}
+          from binned as f join intervals as i
+            on f.id = i.id and f.tj__bin = i.tj__bin and f.ts > i.tj__lo and f.ts <= i.tj__slot
+          group by f.id, i.tj__slot
+        ), carried as (
+          select id, ts, label, tj__side,
+            last(case when tj__side = 0 then named_struct('t', r_ts{packed}) end, true)
+              over (partition by id order by ts, tj__side rows between unbounded preceding and current row) as tj__m
+          from (
+            select id, ts, label, 1 as tj__side, null as r_ts{nulls} from {LEFT_VIEW}
+            union all
+            select id, tj__slot, null, 0, r_ts{best_cols} from best)
+        )
+        select id, ts, label, tj__m.t as r_ts{unpacked} from carried where tj__side = 1""")
+
+
+def interval_contenders() -> list[Contender]:
+    return [
+        Contender(
+            "prototype interval bins",
+            "probe",
+            "spark",
+            "left",
+            interval_bins,
+            keyed_only=True,
+            note="labels as intervals, features hash-joined into per-key bins (issue 41): no sort of the features",
+        ),
+        Contender(
+            "prototype interval bins (broadcast)",
+            "probe",
+            "spark",
+            "left",
+            functools.partial(interval_bins, broadcast_intervals=True),
+            keyed_only=True,
+            note="the same with the intervals broadcast: the features are neither sorted nor shuffled",
+        ),
+    ]
+
+
 # ---------------------------------------------------------------- a prototype on the JVM
 # benchmarks/jvm_merge.py: compiled when benchmarks.run makes its session, which puts it on the driver's
 # classpath; any keyed scenario (its bigint id and ts are what the Java side is specialised to).
@@ -441,6 +544,7 @@ def jvm_merge_contender(spark) -> tuple[list[Contender], str | None]:
             "left",
             probe_jvm_merge,
             keyed_only=True,
+            one_payload=True,
             note="Java per-partition sort and merge of hash-partitioned sides (bigint id and ts; a prototype)",
         )
     ], None
@@ -448,32 +552,38 @@ def jvm_merge_contender(spark) -> tuple[list[Contender], str | None]:
 
 # ---------------------------------------------------------------- DuckDB, the single-node reference
 def duckdb_sql(scenario: Scenario, join: str = "left") -> str:
-    """left | inner: DuckDB's ASOF JOIN; skip_nulls: the value from the latest row where it is not null (a second
-    ASOF JOIN over those rows), the time from the latest row (what tempo's default skipNulls returns)."""
+    """left | inner: DuckDB's ASOF JOIN; skip_nulls: each payload column from the latest row where it is not null
+    (one more ASOF JOIN over those rows per column), the time from the latest row (what tempo's default skipNulls
+    returns)."""
     on = "l.id = r.id and l.ts >= r.ts" if scenario.keyed else "l.ts >= r.ts"
     kind = "asof left join" if join in ("left", "skip_nulls") else "asof join"
+    left = f"read_parquet('{scenario.left_files}') as l"
+    right = f"read_parquet('{scenario.right_glob}')"
     if join == "skip_nulls":
-        on_v = on.replace("r.", "v.")
+        values, joins = [], []
+        for j, c in enumerate(scenario.payload):
+            values.append(f"v{j}.{c} as r_{c}")
+            joins.append(
+                f"asof left join (select * from {right} where {c} is not null) as v{j} on {on.replace('r.', f'v{j}.')}"
+            )
         return (
-            f"select l.id, l.ts, l.label, r.ts as r_ts, v.value as r_value "
-            f"from read_parquet('{scenario.left_files}') as l "
-            f"{kind} read_parquet('{scenario.right_glob}') as r on {on} "
-            f"asof left join (select * from read_parquet('{scenario.right_glob}') where value is not null) as v "
-            f"on {on_v}"
+            f"select l.id, l.ts, l.label, r.ts as r_ts, {', '.join(values)} "
+            f"from {left} {kind} {right} as r on {on} {' '.join(joins)}"
         )
-    return (
-        f"select l.id, l.ts, l.label, r.ts as r_ts, r.value as r_value "
-        f"from read_parquet('{scenario.left_files}') as l {kind} read_parquet('{scenario.right_glob}') as r on {on}"
-    )
+    values = ", ".join(f"r.{c} as r_{c}" for c in scenario.payload)
+    return f"select l.id, l.ts, l.label, r.ts as r_ts, {values} from {left} {kind} {right} as r on {on}"
 
 
-def checksum_sql(source: str, with_value: bool = True) -> str:
+def checksum_sql(source: str, with_value: bool = True, payload: tuple[str, ...] = PAYLOAD) -> str:
     """One row that touches every output column; the same text runs on Spark and DuckDB.
     Values are summed as rounded integers so the sum is exact in any order."""
-    value = "sum(cast(round(r_value * 1000000) as bigint))" if with_value else "cast(0 as bigint)"
+    values = "".join(
+        f", {f'sum(cast(round(r_{c} * 1000000) as bigint))' if with_value else 'cast(0 as bigint)'} as s_{c}"
+        for c in payload
+    )
     return (
         f"select count(*) as n_rows, count(r_ts) as n_matched, sum(id) as s_id, sum(ts) as s_ts, "
-        f"sum(label) as s_label, sum(r_ts) as s_rts, {value} as s_value from ({source}) as q"
+        f"sum(label) as s_label, sum(r_ts) as s_rts{values} from ({source}) as q"
     )
 
 
@@ -548,6 +658,7 @@ def all_contenders(sqls: dict[str, str], spark=None) -> tuple[list[Contender], l
     else:
         notes.append(why)
     found += probes()
+    found += interval_contenders()
     jvm, why = jvm_merge_contender(spark)
     found += jvm
     if why:

@@ -24,6 +24,8 @@ Variants (all derived from the ascending base):
           rows per label
   left20_nulls  left20 with NULL_SHARE of the right rows' values null (seeded): a matched row's null
           must stay null, where a fill from an older row (tempo's default skipNulls) gives other rows
+  left20_wide  left20 whose right rows carry four payload columns (scenarios.WIDE_PAYLOAD): `value`, a bigint
+          count, a double score and a double rate of which NULL_SHARE is null (seeded)
 """
 
 from __future__ import annotations
@@ -184,6 +186,15 @@ def _finish(path: Path) -> None:
     (path / "_SUCCESS").write_text("ok\n")
 
 
+def _derive_right(asc: Path, d: Path, transform) -> None:
+    """Write d's right files: each of asc's right files through transform (in file order, so a seeded
+    transform gives the same rows every time)."""
+    _fresh(d)
+    for i, p in enumerate(sorted((asc / "right").glob("*.parquet"))):
+        pq.write_table(transform(pq.read_table(p)), d / "right" / f"part-{i:05d}.parquet")
+    _finish(d)
+
+
 def files(n: int, scenario: str) -> Files:
     """The parquet locations of a scenario (a row of benchmarks/scenarios.py) at N."""
     base = DATA_DIR / f"n{n}"
@@ -195,6 +206,8 @@ def files(n: int, scenario: str) -> Files:
         return Files(base / "left20" / "left.parquet", base / "asc" / "right")
     if data == "left20_nulls":
         return Files(base / "left20" / "left.parquet", base / "nulls" / "right")
+    if data == "left20_wide":
+        return Files(base / "left20" / "left.parquet", base / "wide" / "right")
     if data == "hotkey":
         return Files(base / "asc" / "left.parquet", base / "hotkey" / "right")
     return Files(base / scenario / "left.parquet", base / scenario / "right")
@@ -230,7 +243,7 @@ def ensure(n: int, scenario: str, log=print) -> Files:
                 lw.write_table(left)
                 pq.write_table(right, asc / "right" / f"part-{c:05d}.parquet")
         _finish(asc)
-    if variant in ("left20", "left20_nulls") and not _done(base / "left20"):
+    if variant in ("left20", "left20_nulls", "left20_wide") and not _done(base / "left20"):
         log(f"generating n={n} left20 ...")
         d = base / "left20"
         if d.exists():
@@ -242,14 +255,25 @@ def ensure(n: int, scenario: str, log=print) -> Files:
         _finish(d)
     if variant == "left20_nulls" and not _done(base / "nulls"):
         log(f"writing n={n} nulls ...")
-        d = _fresh(base / "nulls")
         rng = _rng(n, 999_999, salt=13)
-        for i, p in enumerate(sorted((asc / "right").glob("*.parquet"))):
-            t = pq.read_table(p)
+
+        def holed(t: pa.Table) -> pa.Table:
             nulls = pa.array(rng.random(len(t)) < NULL_SHARE)
-            t = t.set_column(2, "value", pc.if_else(nulls, pa.scalar(None, pa.float64()), t["value"]))
-            pq.write_table(t, d / "right" / f"part-{i:05d}.parquet")
-        _finish(d)
+            return t.set_column(2, "value", pc.if_else(nulls, pa.scalar(None, pa.float64()), t["value"]))
+
+        _derive_right(asc, base / "nulls", holed)
+    if variant == "left20_wide" and not _done(base / "wide"):
+        log(f"writing n={n} wide ...")
+        rng = _rng(n, 999_999, salt=19)
+
+        def widened(t: pa.Table) -> pa.Table:
+            rate = pa.array(rng.random(len(t)), pa.float64())
+            nulls = pa.array(rng.random(len(t)) < NULL_SHARE)
+            t = t.append_column("n", pa.array(rng.integers(0, 1_000, len(t)), pa.int64()))
+            t = t.append_column("score", pa.array(rng.normal(0.0, 1.0, len(t)), pa.float64()))
+            return t.append_column("rate", pc.if_else(nulls, pa.scalar(None, pa.float64()), rate))
+
+        _derive_right(asc, base / "wide", widened)
     if variant == "desc" and not _done(base / "desc"):
         log(f"writing n={n} desc ...")
         d = _fresh(base / "desc")

@@ -81,7 +81,9 @@ class Bench:
     def prepare(self, name: str, n: int) -> C.Scenario:
         defined = scenarios.get(name)
         files = generate.ensure(n, name, log=self.log)
-        scenario = C.Scenario(name, n, ["id"] if defined.keyed else [], str(files.left), files.right_glob)
+        scenario = C.Scenario(
+            name, n, ["id"] if defined.keyed else [], str(files.left), files.right_glob, payload=defined.payload
+        )
         if defined.buckets:  # its data set's tables, bucketed by id
             left_table, right_table = generate.ensure_bucketed(
                 self.spark, n, defined.buckets, self.database, log=self.log, variant=defined.data
@@ -97,7 +99,7 @@ class Bench:
         self.spark.table(right_table).createOrReplaceTempView(C.RIGHT_VIEW)
         scenario.left_rows = self.spark.table(left_table).count()
         # our SQL, rendered for these tables (auto's choice depends on the data)
-        calls = C.render_calls(left_table, right_table, scenario.left_rows)
+        calls = C.render_calls(left_table, right_table, scenario.left_rows, scenario.payload)
         self.sqls.update(C.render_with_dbt(calls, self.render_dir))
         if scenario.keyed:
             self.sqls.update(C.render_with_dbt(C.split_keys_calls(calls), self.render_dir, C.SPLIT_KEYS_VARS))
@@ -116,7 +118,9 @@ class Bench:
         def work():
             # building is timed too: it may run jobs (auto's statistics, an engine's planning)
             contender.build(self.spark, scenario).createOrReplaceTempView(view)
-            query = self.spark.sql(C.checksum_sql(f"select * from {view}", with_value=scenario.keyed))
+            query = self.spark.sql(
+                C.checksum_sql(f"select * from {view}", with_value=scenario.keyed, payload=scenario.payload)
+            )
             return query.collect()[0].asDict()
 
         with metrics.session_conf(self.spark, settings):
@@ -142,7 +146,7 @@ class Bench:
     def _duckdb_run(self, scenario: C.Scenario, join: str = "left") -> dict:
         con = self._duckdb_connect()
         try:
-            sql = C.checksum_sql(C.duckdb_sql(scenario, join), with_value=scenario.keyed)
+            sql = C.checksum_sql(C.duckdb_sql(scenario, join), with_value=scenario.keyed, payload=scenario.payload)
             pid = os.getpid()
             metrics.reset_peak_rss(pid)
             timer = threading.Timer(self.timeout, con.interrupt)

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 POWERLAW_EXPONENTS = (1.6, 2.0, 2.5)  # label counts per id ~ Zipf(a): smaller a, heavier tail
 BUCKETS = (20, 40, 80, 160)
 HOT_PERCENTS = (60, 90)
-DATA_SETS = ("asc", "desc", "random", "left20", "left20_nulls", "hotkey", "powerlaw", "hot")
+DATA_SETS = ("asc", "desc", "random", "left20", "left20_nulls", "left20_wide", "hotkey", "powerlaw", "hot")
+WIDE_PAYLOAD = ("value", "n", "score", "rate")  # left20_wide's right columns besides id and ts (rate 10% null)
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,11 @@ class Scenario:
     hot_share: float | None = None  # hot: the hot id's share of the labels and of the features
     rank: int = 6  # RESULTS.md's table order: lower first, then by name
     sort_plot: bool = False  # a panel of elapsed_vs_n.png (the thesis's sort orders)
+
+    @property
+    def payload(self) -> tuple[str, ...]:
+        """The right side's columns besides id and ts: every contender carries each of them."""
+        return WIDE_PAYLOAD if self.data == "left20_wide" else ("value",)
 
     def __post_init__(self):
         if self.data not in DATA_SETS:
@@ -52,6 +58,8 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("left20", "left20", {"smoke": (300,), "quick": (10_000,), "full": (100_000, 1_000_000)}, rank=3),
         # 10% of the right values null: who keeps a matched row whole
         Scenario("left20_nulls", "left20_nulls", {"quick": (10_000,), "full": (1_000_000,)}),
+        # four payload columns (a bigint, two doubles, one of them 10% null): a wider right row through the sort
+        Scenario("left20_wide", "left20_wide", {"quick": (10_000,), "full": (1_000_000,)}),
         Scenario("hotkey", "hotkey", {"smoke": (300,), "quick": (10_000,), "full": (100_000, 1_000_000)}, rank=4),
         Scenario("nokey", "asc", {"smoke": (300,), "quick": (10_000,), "full": (100_000, 1_000_000)}, keyed=False,
                  rank=5),

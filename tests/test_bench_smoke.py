@@ -106,6 +106,7 @@ def test_every_contender_matches_duckdb(bench, spark):
             "thesis union",
             "spark SortMergeAsOfJoin",
             "spark default rewrite",
+            "prototype interval bins",
             "duckdb",
         ],
     )
@@ -136,13 +137,19 @@ def test_variants_and_report(bench, tmp_path):
     if not any(r["scenario"] == "asc" and "default" in r["contender"] for r in bench.records):
         bench.run_scenario("asc", N, re.compile("default|duckdb"))  # the left20 target compares with asc
     _check(bench.run_scenario("hotkey", N, re.compile("default|SortMerge|duckdb")), ["ours", "SortMerge"])
-    # the probes of the left20 memory target run there only, and must be joins too (same checksum)
+    # the probes of the left20 memory target run there only, and must be joins too (same checksum); the
+    # interval bins prototype with 20 labels per id (intervals between labels, most of them empty at this N)
     _check(
-        bench.run_scenario("left20", N, re.compile("default|probe|duckdb")),
-        ["ours", "probe lean union", "probe slot assignment"],
+        bench.run_scenario("left20", N, re.compile("default|probe|prototype interval|duckdb")),
+        ["ours", "probe lean union", "probe slot assignment", "prototype interval bins"],
     )
     assert not any(r["contender"].startswith("probe") for r in bench.records if r["scenario"] != "left20")
     assert bench.sqls["auto:keyed"] == bench.sqls["union:keyed"]  # 20 left rows per id: auto keeps union
+    # four payload columns, one of them with nulls: every contender carries each (skip_nulls against DuckDB's
+    # per-column reference); the JVM prototype, written for one column, says so
+    wide = bench.run_scenario("left20_wide", N, re.compile("ours auto|ours python auto|SortMerge|interval|duckdb"))
+    _check(wide, ["ours auto (default)", "ours auto (skip_nulls)", "ours python auto", "SortMerge", "interval"])
+    assert "r_rate" in bench.sqls["auto:keyed"] and wide[0]["reference"]["s_rate"] != 0
     bench.interleave = True  # rounds of one run per contender (--interleave): the same records
     try:
         _check(bench.run_scenario("nokey", N, re.compile("union|SortMerge|duckdb")), ["ours union", "SortMerge"])
@@ -152,7 +159,7 @@ def test_variants_and_report(bench, tmp_path):
     _check(bucketed, ["ours", "SortMerge"])
     md = report.write(tmp_path, bench.records, notes=bench.notes, command="pytest", spark=bench.spark)
     text = md.read_text()
-    for heading in (f"### {s}, N = {N}" for s in ("asc", "hotkey", "left20", "nokey", "bucketed4")):
+    for heading in (f"### {s}, N = {N}" for s in ("asc", "hotkey", "left20", "left20_wide", "nokey", "bucketed4")):
         assert heading in text
     assert "## Targets" in text and "Load average" in text
     commit = report.code_version()

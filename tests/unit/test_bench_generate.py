@@ -52,3 +52,19 @@ def test_left20_nulls_is_left20_with_a_tenth_of_the_right_values_null(tmp_path, 
     null = holed["value"].isna()
     assert abs(null.mean() - generate.NULL_SHARE) < 0.02 and not whole["value"].isna().any()
     assert whole["value"][~null].equals(holed["value"][~null])
+
+
+def test_left20_wide_is_left20_with_three_more_payload_columns_one_a_tenth_null(tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    monkeypatch.setattr(generate, "DATA_DIR", tmp_path)
+    wide = generate.ensure(2_000, "left20_wide", log=lambda *_: None)
+    left20 = generate.ensure(2_000, "left20", log=lambda *_: None)
+    assert wide.left == left20.left
+    narrow, wider = pq.read_table(left20.right).to_pandas(), pq.read_table(wide.right).to_pandas()
+    assert tuple(wider.columns) == ("id", "ts", *scenarios.WIDE_PAYLOAD) == ("id", "ts", "value", "n", "score", "rate")
+    assert scenarios.get("left20_wide").payload == scenarios.WIDE_PAYLOAD
+    assert scenarios.get("left20").payload == ("value",)
+    assert narrow.equals(wider[["id", "ts", "value"]])
+    assert str(wider["n"].dtype) == "int64" and not wider[["n", "score"]].isna().any().any()
+    assert abs(wider["rate"].isna().mean() - generate.NULL_SHARE) < 0.02
