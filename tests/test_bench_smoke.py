@@ -148,7 +148,7 @@ def test_variants_and_report(bench, tmp_path):
     # four payload columns, one of them with nulls: every contender carries each (skip_nulls against DuckDB's
     # per-column reference); the JVM prototype, written for one column, says so
     wide = bench.run_scenario("left20_wide", N, re.compile("ours auto|ours python auto|SortMerge|interval|duckdb"))
-    _check(wide, ["ours auto (default)", "ours auto (skip_nulls)", "ours python auto", "SortMerge", "interval"])
+    _check(wide, [r"ours auto \(default\)", r"ours auto \(skip_nulls\)", "ours python auto", "SortMerge", "interval"])
     assert "r_rate" in bench.sqls["auto:keyed"] and wide[0]["reference"]["s_rate"] != 0
     bench.interleave = True  # rounds of one run per contender (--interleave): the same records
     try:
