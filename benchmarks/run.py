@@ -104,6 +104,7 @@ class Bench:
         if scenario.keyed:
             self.sqls.update(C.render_with_dbt(C.split_keys_calls(calls), self.render_dir, C.SPLIT_KEYS_VARS))
             self.sqls.update(C.render_with_dbt(C.struct_form_calls(calls), self.render_dir, C.STRUCT_FORM_VARS))
+            self.sqls.update(C.render_with_dbt(C.fold_calls(calls), self.render_dir, C.FOLD_VARS))
         scenario.auto_picks = C.auto_pick(self.sqls, scenario.keyed)
         # dbt's session connection re-applies the profile's settings (4 shuffle partitions) to this
         # session; every run sets its own, but the report reads the session's value

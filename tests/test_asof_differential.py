@@ -65,7 +65,8 @@ KEYLESS = (
     ]
 )
 KEYLESS_RANGES = 7
-# the union's columns form (a running last per right column and a null mask) for the suite's five right columns
+# the union's columns form (a running last per right column; the null flags folded into timestamp and date times,
+# a mask of their own beside bigint and double ones) for the suite's five right columns
 COLUMNS_FORM = {"temporal_joins_union_columns_max": 8}
 
 
@@ -157,7 +158,7 @@ def rendered_hot(dbt, inputs):
         for case in CASES
     ]
     # the columns form at the suite's five right columns (by default it runs for two): a running last per column
-    # and the null mask, across hot keys' range edges and in the keys kept whole
+    # and the null flags folded into the time, across hot keys' range edges and in the keys kept whole
     return dbt.render(
         calls,
         dbt_vars={"temporal_joins_hot_key_rows": 1, "temporal_joins_time_ranges": 7, **COLUMNS_FORM},

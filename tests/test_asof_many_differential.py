@@ -40,8 +40,8 @@ ONE_WINDOW = {"temporal_joins_time_ranges": 1}  # keyless entries in one window 
 # variant -> (macro, strategy, dbt vars, ANSI runs): auto_broadcast lets auto's rule pick broadcast
 # for every key set; every variant runs with ANSI on or off (alternating by kind), union with both
 VARIANTS = {
-    # the columns form (a running last per right column and a null mask) for every entry; the struct form is
-    # asof_join's at the same width (test_asof_differential) and the Hive flavour's
+    # the columns form (a running last per right column; the null flags folded into timestamp and date times) for
+    # every entry; the struct form is asof_join's at the same width (test_asof_differential) and the Hive flavour's
     "spark|union": ("asof_join_many", "union", {"temporal_joins_union_columns_max": 8}, (True, False)),
     "spark|auto_broadcast": (
         "asof_join_many",

@@ -98,8 +98,9 @@ def test_union_plan_has_one_exchange_and_one_window(plans, width, direction):
     assert exchanges == ["hashpartitioning"], plan
     assert len(windows) == 1, plan
     assert len(re.findall(r"\bSort \[", plan)) == 1, plan
-    # up to 2 right columns (width 1: the time and v1), one running last per column and one of the null mask, no
-    # struct; wider, one struct carries the right row, so the window computes one aggregate at any width
+    # up to 2 right columns (width 1: the time and v1), one running last per column and, the time being a bigint,
+    # one of the null mask (other times fold it in: test_null_flags_fold_into_the_time...), no struct; wider, one
+    # struct carries the right row, so the window computes one aggregate at any width
     assert sql.count("ignore nulls over") == (3 if width == 1 else 1)
     assert ("tj__rn0" in sql) == (width == 1) and ("named_struct" in sql) == (width == 20)
     if width == 20:
@@ -356,6 +357,80 @@ def test_ranges_of_time_at_the_edges_of_the_right_span_equal_one_window(spark, d
     matched = {r.tj_case for r in expected if r.r_ts is not None}
     assert {"spread|backward|True", "one_time|forward|False", "sentinel|nearest|True"} <= matched
     assert not any(case.startswith("empty|") for case in matched)
+
+
+FOLD_TIMES = {  # time type: (an early time, a later one, the type's far end)
+    "int": ("5", "10", "2147483647"),
+    "date": ("date'0001-01-01'", "date'2020-01-02'", "date'9999-12-31'"),
+    "timestamp": ("timestamp'0001-01-03 00:00:00'", "timestamp'2020-01-02 00:00:00'",
+                  "timestamp'9999-12-31 23:59:59.999999'"),
+    "bigint": ("-5", "10", str(2**61 - 1)),  # with var temporal_joins_union_fold_bigint: room for one flag up to 2^62
+}  # fmt: skip
+
+
+def test_null_flags_fold_into_the_time_and_a_matched_null_stays_null(spark, dbt, plan_tables):
+    """The union's columns form keeps the matched row's null flags in the low bits of its carried time (one running
+    last fewer): at each type's far end the matched row's null value stays null (never an older row's), its time comes
+    back exact, and the rows equal the exploding strategy's. A bigint time folds only when the project says its times
+    leave room; one that does not stops the query with an error naming the way around it."""
+    calls, expected_null = [], 0
+    for kind, (early, later, far) in FOLD_TIMES.items():
+        for name, sql in (
+            ("left", f"select * from values (1, {later}), (2, {far}), (3, {early}) as t(id, ts)"),
+            (
+                "right",
+                f"select * from values (1, {early}, 1.0), (1, {later}, cast(null as double)), (2, {early}, 2.0), "
+                f"(2, {far}, cast(null as double)), (3, {early}, 3.0) as t(id, ts, v)",
+            ),
+        ):
+            spark.sql(f"drop table if exists {SCHEMA}.fold_{name}_{kind}")
+            spark.sql(f"create table {SCHEMA}.fold_{name}_{kind} using parquet as {sql}")
+        for strategy in ("union", "exploding"):
+            calls.append(
+                {
+                    "id": f"{kind}|{strategy}",
+                    "macro": "asof_join",
+                    "kwargs": {
+                        "left": f"{SCHEMA}.fold_left_{kind}",
+                        "right": f"{SCHEMA}.fold_right_{kind}",
+                        "left_time": "ts",
+                        "right_time": "ts",
+                        "by": "id",
+                        "prefix": "r_",
+                        "strategy": strategy,
+                    },
+                }
+            )
+        expected_null += 2
+    folded = {"temporal_joins_union_fold_bigint": True}
+    sqls = dbt.render(calls, dbt_vars=folded)
+    nulls = 0
+    for kind in FOLD_TIMES:
+        union_sql = sqls[f"{kind}|union"]
+        # one running last per right column (the time, v), no mask of its own
+        assert "shiftleft(" in union_sql and "tj__rn0" not in union_sql, union_sql
+        assert union_sql.count("ignore nulls over") == 2, union_sql
+        got = sorted(spark.sql(union_sql).collect(), key=str)
+        assert got == sorted(spark.sql(sqls[f"{kind}|exploding"]).collect(), key=str), kind
+        assert [r.r_ts == r.ts for r in got] == [True, True, True], got
+        nulls += sum(r.r_v is None for r in got)
+    assert nulls == expected_null  # ids 1 and 2 of each type matched a row whose v is null
+
+    # bigint by default: a mask of its own (a sentinel 2^63 - 1 leaves no room)
+    assert "shiftleft(" not in dbt.render(calls[-2:-1])["bigint|union"]
+    spark.sql(f"drop table if exists {SCHEMA}.fold_right_sentinel")
+    spark.sql(
+        f"create table {SCHEMA}.fold_right_sentinel using parquet as "
+        "select * from values (1, cast(9223372036854775807 as bigint), cast(null as double)) as t(id, ts, v)"
+    )
+    sentinel = {**calls[-2], "id": "sentinel"}
+    sentinel["kwargs"] = {**sentinel["kwargs"], "right": f"{SCHEMA}.fold_right_sentinel", "direction": "forward"}
+    with pytest.raises(Exception) as error:
+        spark.sql(dbt.render([sentinel], dbt_vars=folded)["sentinel"]).collect()
+    for part in ("asof_join: right_time `ts` = 9223372036854775807", "temporal_joins_union_fold_bigint: false"):
+        assert part in str(error.value)
+    got = {r.id: (r.r_ts, r.r_v) for r in spark.sql(dbt.render([sentinel])["sentinel"]).collect()}
+    assert got == {1: (2**63 - 1, None), 2: (None, None), 3: (None, None)}, got
 
 
 def _bucketed(spark, name: str, source: str, buckets: int, key_type: str = "bigint") -> str:

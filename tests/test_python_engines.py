@@ -152,7 +152,8 @@ def test_union_splits_hot_keys_into_ranges_of_time_and_matches_the_oracle(spark,
     assert not hot_keys.may_hold(spark.range(1000), hot_keys.HOT_KEY_ROWS) and hot_keys.may_hold(spark.range(1000), 1)
     monkeypatch.setattr(hot_keys, "HOT_KEY_ROWS", 1)
     monkeypatch.setattr(hot_keys, "HOT_KEY_RANGES", 7)
-    # the columns form at the suite's five right columns (by default two): a running last per column, the null mask
+    # the columns form at the suite's five right columns (by default two): a running last per column, the null flags
+    # folded into timestamp and date times (a mask of their own beside bigint and double ones)
     monkeypatch.setattr(union, "COLUMN_LIMIT", 8)
     # the cases share their inputs and keys, so their split is measured once (three jobs) and reused: the split
     # depends only on the left rows, the keys and the right times, never on a case's direction or tolerance

@@ -73,8 +73,16 @@ where {{ matched | join(' and ') }}
     the running last of a column skips nulls, so where the matched row's column was null it holds an older row's. -#}
 {% macro _asof_union_column_value(c, name, j) %}
   {%- set value = name ~ '__' ~ j -%}
+  {%- set time = name ~ '__' ~ c['values'].index(c.time) -%}
+  {%- if c.fold and value == time -%}{{ return(c.fold.time.replace('{}', value)) }}{%- endif -%}
   {%- if c.bits[j] is none -%}{{ return(value) }}{%- endif -%}
-  {{ return('case when (' ~ name ~ '__n & ' ~ c.bits[j] ~ ') = 0 then ' ~ value ~ ' end') }}
+  {{ return('case when (' ~ (time if c.fold else name ~ '__n') ~ ' & ' ~ c.bits[j] ~ ') = 0 then ' ~ value ~ ' end') }}
+{% endmacro %}
+
+{#- The time of a candidate `name` in the columns form (decoded when the mask is folded into it). -#}
+{% macro _asof_union_candidate_time(c, name) %}
+  {%- set time = name ~ '__' ~ c['values'].index(c.time) -%}
+  {{ return(c.fold.time.replace('{}', time) if c.fold else time) }}
 {% endmacro %}
 
 {#- The candidate columns of entry i: [direction, name], tj__back<i> (backward, nearest) and
@@ -150,8 +158,12 @@ where {{ right_filter | join(' and ') }}
     {%- set c = u.entry_columns[k] -%}
     {%- if u.flat or c -%}
       {%- for rc in e.right_columns -%}
-        {%- do out.append(('tj__rsrc.' ~ temporal_joins._tj_q(rc.source) if k == i else 'null')
-                          ~ ' as tj__r' ~ k ~ '__' ~ loop.index0) -%}
+        {%- set name = 'tj__r' ~ k ~ '__' ~ loop.index0 -%}
+        {%- set value = 'tj__rsrc.' ~ temporal_joins._tj_q(rc.source) -%}
+        {%- if c and c.fold and name == c.time -%}
+          {%- set value = c.fold.encode.replace('{time}', value).replace('{mask}', c.mask_sql) -%}
+        {%- endif -%}
+        {%- do out.append((value if k == i else 'null') ~ ' as ' ~ name) -%}
       {%- endfor -%}
       {%- if c and c.mask -%}
         {%- do out.append((c.mask_sql if k == i else 'null') ~ ' as ' ~ c.mask) -%}
@@ -226,8 +238,13 @@ select /*+ MAPJOIN(tj__carry) */ {% for e in u.payload
     {%- if c %}
       {#- no candidate inside the range: every column from the carried row, as it is (mask 0) #}
       {%- set none_here = 'tj__w.' ~ name ~ '__' ~ c['values'].index(c.time) ~ ' is null' %}
-      {%- for rc in p.entries[0].right_columns %},
-  case when {{ none_here }} then {{ carry }}.{{ temporal_joins._tj_q(rc.output) }} else tj__w.{{ name }}__{{
+      {%- for rc in p.entries[0].right_columns %}
+        {%- set carried = carry ~ '.' ~ temporal_joins._tj_q(rc.output) %}
+        {%- if c.fold and c['values'][loop.index0] == c.time %}
+          {#- the carried row's time folded as the window's are, its flags 0: its columns as they are #}
+          {%- set carried = c.fold.encode.replace('{time}', carried).replace('{mask}', '0') %}
+        {%- endif %},
+  case when {{ none_here }} then {{ carried }} else tj__w.{{ name }}__{{
     loop.index0 }} end as {{ name }}__{{ loop.index0 }}
       {%- endfor %}
       {%- if c.mask %},
@@ -260,8 +277,8 @@ left join (
         {%- for v in c['values'] -%}{%- do passed.append(name ~ '__' ~ loop.index0) -%}{%- endfor -%}
         {%- if c.mask -%}{%- do passed.append(name ~ '__n') -%}{%- endif -%}
       {%- endfor -%}
-      {%- set t_back = 'tj__back' ~ i ~ '__' ~ c['values'].index(c.time) -%}
-      {%- set t_fwd = 'tj__fwd' ~ i ~ '__' ~ c['values'].index(c.time) -%}
+      {%- set t_back = temporal_joins._asof_union_candidate_time(c, 'tj__back' ~ i) -%}
+      {%- set t_fwd = temporal_joins._asof_union_candidate_time(c, 'tj__fwd' ~ i) -%}
       {%- do matches.append(temporal_joins._asof_union_pick(e, t_back, t_fwd, '1', '2', true)
                             ~ ' as tj__pick' ~ i) -%}
       {#- skip_nulls: a column that may be null picks its side by the time of its own latest non-null value -#}

@@ -41,6 +41,60 @@ def _null_bits(right: DataFrame, s: AsofSpec) -> list[int | None]:
     return out
 
 
+@dataclass
+class Fold:
+    """The null mask folded into the time's low `flags` bits (the macro's _asof_union_fold): one running last gives
+    the matched row's time and which of its columns were null. The time as a bigint of whole units (ints as they
+    are, dates in days, timestamps in microseconds); a timestamp beyond +-2^(63 - flags) microseconds (far outside
+    Spark's years 0001-9999) stops the query with an error rather than wrap."""
+
+    flags: int
+    time_type: T.DataType
+
+    def encode(self, time: Column, mask: Column, s: AsofSpec) -> Column:
+        t = self.time_type
+        if isinstance(t, T.DateType):
+            whole = F.unix_date(time).cast("long")
+        elif isinstance(t, T.TimestampType):
+            whole = F.unix_micros(time)
+        else:
+            whole = time.cast("long")
+        folded = F.shiftleft(whole, self.flags) + mask
+        if not isinstance(t, T.TimestampType):
+            return folded  # an int's or a date's days leave room for 30 flags
+        limit = 1 << (63 - self.flags)
+        said = F.concat(
+            F.lit(f"asof_join: right_time `{s.right_time}` = "),
+            time.cast("string"),
+            F.lit(
+                f" is beyond +-2^{63 - self.flags}, where the union engine keeps the null flags of {self.flags} right"
+                " column(s) in the time; use engine='arrow' or 'exploding'"
+            ),
+        )
+        return F.when(~whole.between(-limit, limit - 1), F.raise_error(said)).otherwise(folded)
+
+    def time(self, folded: Column) -> Column:
+        whole = F.shiftright(folded, self.flags)
+        t = self.time_type
+        if isinstance(t, T.DateType):
+            return F.date_from_unix_date(whole.cast("int"))
+        if isinstance(t, T.TimestampType):
+            return F.timestamp_micros(whole)
+        return whole.cast(t)
+
+
+def _fold(right: DataFrame, s: AsofSpec, flags: int) -> Fold | None:
+    """How the entry's null mask folds into its time, or None: no flags, more than 5 on a timestamp, or a time of
+    another type (floating point, decimal; bigint, which may use all 64 bits, as a sentinel 2^63 - 1 does;
+    timestamp_ntz, whose micros would pass through the session time zone)."""
+    t = right.schema[s.right_time].dataType
+    if not flags or not isinstance(t, (T.ByteType, T.ShortType, T.IntegerType, T.DateType, T.TimestampType)):
+        return None
+    if isinstance(t, T.TimestampType) and flags > 5:
+        return None
+    return Fold(flags, t)
+
+
 def _aligned_by(s: AsofSpec) -> list[tuple[str, str]]:
     """The key pairs in the order of their left names: the entries of a pass line up by position."""
     return sorted(s.by, key=lambda pair: pair[0].lower())
@@ -72,7 +126,8 @@ class EntryPlan:
     flat: bool
     values: list[str]
     bits: list[int | None]
-    mask: str | None
+    mask: str | None  # its own column, when it is not folded into the time
+    fold: Fold | None
     # skip_nulls: per right column index that may be null, the name of the time of its own latest non-null value
     # (only where a tolerance or nearest needs it; without, the column's running last is the answer)
     times: dict[int, str]
@@ -84,19 +139,15 @@ class EntryPlan:
             if right is None:
                 return [F.lit(None).cast(self.struct_type).alias(self.struct)]
             return [F.struct(*[F.col(f"`{src}`").alias(out) for src, out in s.right_columns]).alias(self.struct)]
-        cols = [
-            (F.col(f"`{src}`") if right is not None else F.lit(None).cast(self.right.schema[src].dataType)).alias(v)
-            for (src, _), v in zip(s.right_columns, self.values)
-        ]
+        nullable = [(src, bit) for (src, _), bit in zip(s.right_columns, self.bits) if bit]
+        mask = sum((F.when(F.col(f"`{src}`").isNull(), bit).otherwise(0) for src, bit in nullable), F.lit(0))
+        cols = []
+        for (src, _), v in zip(s.right_columns, self.values):
+            value = F.col(f"`{src}`") if right is not None else F.lit(None).cast(self.right.schema[src].dataType)
+            if self.fold and src.lower() == s.right_time.lower():
+                value = self.fold.encode(F.col(f"`{src}`"), mask, s) if right is not None else F.lit(None).cast("long")
+            cols.append(value.alias(v))
         if self.mask:
-            mask = sum(
-                (
-                    F.when(F.col(f"`{src}`").isNull(), bit).otherwise(0)
-                    for (src, _), bit in zip(s.right_columns, self.bits)
-                    if bit
-                ),
-                F.lit(0),
-            )
             cols.append((mask if right is not None else F.lit(None).cast("int")).alias(self.mask))
         return cols
 
@@ -113,11 +164,17 @@ class EntryPlan:
         t_index = next(j for j, (src, _) in enumerate(s.right_columns) if src.lower() == s.right_time.lower())
         for c in self.candidates():
             times = {j: f"{c}{name}" for j, name in self.times.items()}
+            time = F.col(f"{c}{self.values[t_index]}")
+            flags = time if self.fold else F.col(f"{c}{self.mask}")
             fields = [
                 (
-                    F.when(F.col(f"{c}{self.mask}").bitwiseAND(bit) == 0, F.col(f"{c}{v}")) if bit else F.col(f"{c}{v}")
+                    self.fold.time(time)
+                    if self.fold and j == t_index
+                    else F.when(flags.bitwiseAND(bit) == 0, F.col(f"{c}{v}"))
+                    if bit
+                    else F.col(f"{c}{v}")
                 ).alias(out)
-                for (_, out), v, bit in zip(s.right_columns, self.values, self.bits)
+                for j, ((_, out), v, bit) in enumerate(zip(s.right_columns, self.values, self.bits))
             ]
             # skip_nulls: each column's own time rides in the struct too (matched() reads it, then drops it)
             fields += [F.col(name).alias(f"__tj_t{j}") for j, name in times.items()]
@@ -183,6 +240,8 @@ def entry_plans(entries: list[tuple[DataFrame, AsofSpec]], names: list[str], lef
         start = sum(len(p.owned) for p in plans)  # tie-breakers numbered across the entries
         # skip_nulls: no mask (a column's running last is its latest non-null value), every column its own last
         bits = [None] * len(s.right_columns) if s.skip_nulls else _null_bits(right, s)
+        flat = s.skip_nulls or len(s.right_columns) <= COLUMN_LIMIT
+        fold = _fold(right, s, sum(1 for b in bits if b)) if flat else None
         own_times = s.skipped() if s.tolerance is not None or s.direction == "nearest" else []
         plans.append(
             EntryPlan(
@@ -198,10 +257,11 @@ def entry_plans(entries: list[tuple[DataFrame, AsofSpec]], names: list[str], lef
                 fwd=internal_name(names, f"__tj_fwd{i}"),
                 match=internal_name(names, f"__tj_m{i}"),
                 owned=[(internal_name(names, f"__tj_o{start + j}"), c) for j, c in enumerate(s.order_by)],
-                flat=s.skip_nulls or len(s.right_columns) <= COLUMN_LIMIT,
+                flat=flat,
                 values=[internal_name(names, f"__tj_r{i}_{j}") for j in range(len(s.right_columns))],
                 bits=bits,
-                mask=internal_name(names, f"__tj_rn{i}") if any(bits) else None,
+                mask=internal_name(names, f"__tj_rn{i}") if any(bits) and not fold else None,
+                fold=fold,
                 times={j: internal_name(names, f"__tj_rt{i}_{j}") for j in own_times},
             )
         )
