@@ -73,10 +73,13 @@ where {{ matched | join(' and ') }}
     the running last of a column skips nulls, so where the matched row's column was null it holds an older row's. -#}
 {% macro _asof_union_column_value(c, name, j) %}
   {%- set value = name ~ '__' ~ j -%}
-  {%- set time = name ~ '__' ~ c['values'].index(c.time) -%}
-  {%- if c.fold and value == time -%}{{ return(c.fold.time.replace('{}', value)) }}{%- endif -%}
+  {%- if c.fold and c['values'][j] == c.time -%}
+    {{ return(temporal_joins._asof_union_candidate_time(c, name)) }}
+  {%- endif -%}
   {%- if c.bits[j] is none -%}{{ return(value) }}{%- endif -%}
-  {{ return('case when (' ~ (time if c.fold else name ~ '__n') ~ ' & ' ~ c.bits[j] ~ ') = 0 then ' ~ value ~ ' end') }}
+  {#- folded: the flags are the low bits of the candidate's carried time -#}
+  {%- set flags = name ~ '__' ~ c['values'].index(c.time) if c.fold else name ~ '__n' -%}
+  {{ return('case when (' ~ flags ~ ' & ' ~ c.bits[j] ~ ') = 0 then ' ~ value ~ ' end') }}
 {% endmacro %}
 
 {#- The time of a candidate `name` in the columns form (decoded when the mask is folded into it). -#}

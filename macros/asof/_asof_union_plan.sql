@@ -55,7 +55,7 @@
   {%- for e in p.entries -%}
     {%- set i = loop.index0 -%}
     {%- if columns or e.skip_nulls -%}
-      {%- do entry_columns.append(temporal_joins._asof_union_columns(p.macro, e, i)) -%}
+      {%- do entry_columns.append(temporal_joins._asof_union_columns(p, e, i)) -%}
       {%- do right_values.append(none) -%}
     {%- elif flat -%}
       {%- set fields = [] -%}
@@ -119,8 +119,8 @@
     exists), 'bits': per column its bit in the mask or none (the time and the key columns cannot be null),
     'mask': tj__rn<i> or none, 'mask_sql': the mask of a tj__rsrc row, 'fold': how the mask rides in the time's low
     bits instead (_asof_union_fold; then 'mask' is none), 'own_times': with skip_nulls, the indexes of the columns
-    whose own latest non-null row's time is carried too}. m: the macro, for the fold's run-time error. -#}
-{% macro _asof_union_columns(m, e, i) %}
+    whose own latest non-null row's time is carried too}. p: the pass (its macro and dialect, for the fold). -#}
+{% macro _asof_union_columns(p, e, i) %}
   {%- set never_null = [e.right_time | lower] -%}
   {%- for pair in e.by -%}{%- do never_null.append(pair[1] | lower) -%}{%- endfor -%}
   {#- skip_nulls: no mask (a column's running last is its latest non-null value, what skip_nulls asks for); a column
@@ -144,7 +144,7 @@
                           ~ ' else 0 end') -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- set fold = temporal_joins._asof_union_fold(m, e, terms | length) if terms else none -%}
+  {%- set fold = temporal_joins._asof_union_fold(p, e, terms | length) if terms else none -%}
   {{ return({'values': values, 'time': time[0], 'bits': bits, 'mask': ('tj__rn' ~ i) if terms and not fold else none,
              'mask_sql': terms | join(' + ') if terms else none, 'fold': fold, 'own_times': own_times}) }}
 {% endmacro %}
@@ -159,20 +159,22 @@
     project can promise: var('temporal_joins_union_fold_bigint', false). A timestamp outside Spark's years 0001-9999
     has room for 5 flags at least. Either time outside +-2^(63 - flags) stops the query with an error that names the
     way around it, rather than wrap. -#}
-{% macro _asof_union_fold(m, e, flags) %}
+{% macro _asof_union_fold(p, e, flags) %}
+  {%- set m = p.macro -%}
   {%- set column = temporal_joins._tj_find_column(e.right_info, e.right_time) -%}
   {%- set dtype = column.dtype | lower if column is not none else '' -%}
   {%- set t = '{time}' -%}
   {%- if dtype in ['tinyint', 'smallint', 'int', 'integer', 'byte', 'short'] -%}
     {%- set whole, back, room = 'cast(' ~ t ~ ' as bigint)', 'cast({} as ' ~ dtype ~ ')', true -%}
   {%- elif dtype == 'date' -%}
-    {%- set whole, back, room = 'cast(unix_date(' ~ t ~ ') as bigint)', 'date_from_unix_date(cast({} as int))', true -%}
+    {%- set whole = 'cast(' ~ p.dialect.epoch(t, 'days') ~ ' as bigint)' -%}
+    {%- set back, room = 'date_from_unix_date(cast({} as int))', true -%}
   {%- elif dtype in ['bigint', 'long']
            and temporal_joins._tj_bool(m, 'var temporal_joins_union_fold_bigint',
                                        var('temporal_joins_union_fold_bigint', false)) -%}
     {%- set whole, back, room = t, '{}', false -%}
   {%- elif dtype == 'timestamp' and flags <= 5 -%}
-    {%- set whole, back, room = 'unix_micros(' ~ t ~ ')', 'timestamp_micros({})', false -%}
+    {%- set whole, back, room = p.dialect.epoch(t, 'micros'), 'timestamp_micros({})', false -%}
   {%- else -%}
     {{ return(none) }}
   {%- endif -%}
