@@ -93,6 +93,26 @@ def run_auto_compile_queries(spark, relation: str, stats_sql: str, rows: int) ->
         spark.sql(stats_sql).collect()
 
 
+def run_hot_key_compile_queries(spark, relation: str, rows: int, dbt_vars: dict | None = None) -> None:
+    """What the keyed union runs while compiling to find a hot key (_asof_hot_measure; timed with the join): the
+    session's cores when they could lower the threshold, then the first 100,000 left rows grouped by key when a
+    key could reach it. The left rows' count is auto's (run_auto_compile_queries), else the union counts."""
+    from temporal_joins.asof import hot_keys
+
+    dbt_vars = dbt_vars or {}
+    key_rows = dbt_vars.get("temporal_joins_hot_key_rows", hot_keys.HOT_KEY_ROWS)
+    if key_rows == 0:
+        return
+    threshold = hot_keys.hot_threshold(spark, rows, key_rows, dbt_vars.get("temporal_joins_parallelism", 0))
+    sampled = min(rows, hot_keys.HOT_SAMPLE_ROWS)
+    least = -(-threshold * sampled // rows) if rows else sampled + 1
+    if least <= sampled:
+        spark.sql(
+            f"select hash(id) as h from (select * from {relation} limit {hot_keys.HOT_SAMPLE_ROWS}) as s "
+            f"group by hash(id) having count(*) >= {max(least, 1)}"
+        ).collect()
+
+
 def render_calls(
     left: str = LEFT_VIEW, right: str = RIGHT_VIEW, left_rows: int = 0, payload: tuple[str, ...] = PAYLOAD
 ) -> list[dict]:
@@ -140,31 +160,57 @@ def render_with_dbt(calls: list[dict], scratch: Path | None = None, dbt_vars: di
     )
 
 
-def split_keys_calls(calls: list[dict]) -> list[dict]:
-    """The keyed union call again as `union_split:keyed`, to render with every key of at least 100,000
-    estimated left rows split into ranges of time (the default splits from 10M): the split, side by side."""
-    return [{**c, "id": "union_split:keyed"} for c in calls if c["id"] == "union:keyed"]
+@dataclass(frozen=True)
+class UnionVariant:
+    """The keyed union call rendered again as `union_<variant>:keyed` with other vars: a contender side by side
+    with the default."""
+
+    label: str
+    variant: str
+    vars: dict
+    note: str
 
 
-SPLIT_KEYS_VARS = {"temporal_joins_hot_key_rows": 100_000}
+UNION_VARIANTS = (
+    UnionVariant(
+        "ours union (hot keys split)",
+        "split",
+        {"temporal_joins_hot_key_rows": 100_000},
+        "asof_join union with var temporal_joins_hot_key_rows 100000: a key of 100,000 left rows is split",
+    ),
+    # the hot-key rule (issue 39, item 3) as a 16-core session applies it, and every key kept whole
+    UnionVariant(
+        "ours union (rule at 16 cores)",
+        "rule16",
+        {"temporal_joins_parallelism": 16},
+        "asof_join union with var temporal_joins_parallelism 16: the hot-key rule as on 16 cores",
+    ),
+    UnionVariant(
+        "ours union (keys whole)",
+        "whole",
+        {"temporal_joins_hot_key_rows": 0},
+        "asof_join union with var temporal_joins_hot_key_rows 0: no key is split",
+    ),
+    # the null flags folded into the bigint time (the benchmark's times are seconds): the mask's aggregate, or not
+    UnionVariant(
+        "ours union (flags in the time)",
+        "fold",
+        {"temporal_joins_union_fold_bigint": True},
+        "asof_join union, var temporal_joins_union_fold_bigint true: the null flags in the time's low bits",
+    ),
+    # every right row packed into one struct (the form of right sides wider than var temporal_joins_union_columns_max)
+    UnionVariant(
+        "ours union (one struct per row)",
+        "struct",
+        {"temporal_joins_union_columns_max": 0},
+        "asof_join union, var temporal_joins_union_columns_max 0: the right row as one struct, not by column",
+    ),
+)
 
 
-def struct_form_calls(calls: list[dict]) -> list[dict]:
-    """The keyed union call again as `union_struct:keyed`, to render with every right row packed into one struct
-    (the form of right sides wider than var temporal_joins_union_columns_max): the two forms, side by side."""
-    return [{**c, "id": "union_struct:keyed"} for c in calls if c["id"] == "union:keyed"]
-
-
-STRUCT_FORM_VARS = {"temporal_joins_union_columns_max": 0}
-
-
-def fold_calls(calls: list[dict]) -> list[dict]:
-    """The keyed union call again as `union_fold:keyed`, to render with the null flags folded into the bigint time
-    (var temporal_joins_union_fold_bigint; the benchmark's times are seconds): the mask's aggregate, or not."""
-    return [{**c, "id": "union_fold:keyed"} for c in calls if c["id"] == "union:keyed"]
-
-
-FOLD_VARS = {"temporal_joins_union_fold_bigint": True}
+def variant_calls(calls: list[dict], variant: str) -> list[dict]:
+    """The keyed union call again as `union_<variant>:keyed`, to render with that variant's vars."""
+    return [{**c, "id": f"union_{variant}:keyed"} for c in calls if c["id"] == "union:keyed"]
 
 
 def auto_pick(sqls: dict[str, str], keyed: bool) -> str:
@@ -174,11 +220,15 @@ def auto_pick(sqls: dict[str, str], keyed: bool) -> str:
     return picked[0] if len(picked) == 1 else "?"
 
 
-def _sql_builder(sqls: dict[str, str], strategy: str):
+def _sql_builder(sqls: dict[str, str], strategy: str, dbt_vars: dict | None = None):
     def build(spark, scenario: Scenario):
         keyed = "keyed" if scenario.keyed else "nokey"
         if strategy in ("auto", "auto_skip") and scenario.keyed:
             run_auto_compile_queries(spark, LEFT_VIEW, sqls["auto_stats:keyed"], scenario.left_rows)
+        elif scenario.keyed and strategy.startswith("union"):
+            spark.sql(f"select count(*) from {LEFT_VIEW}").collect()
+        if scenario.keyed and (strategy.startswith("union") or (strategy == "auto" and scenario.auto_picks == "union")):
+            run_hot_key_compile_queries(spark, LEFT_VIEW, scenario.left_rows, dbt_vars)
         return spark.sql(sqls[f"{strategy}:{keyed}"])
 
     return build
@@ -207,24 +257,8 @@ def ours(sqls: dict[str, str]) -> list[Contender]:
             note="asof_join with skip_nulls=true: each column's latest non-null value (tempo's default rows)",
         )
     ]
-    for label, sql_id, note in (
-        (
-            "ours union (hot keys split)",
-            "union_split:keyed",
-            "asof_join union with var temporal_joins_hot_key_rows 100000: a key of 100,000 left rows is split",
-        ),
-        (
-            "ours union (flags in the time)",
-            "union_fold:keyed",
-            "asof_join union, var temporal_joins_union_fold_bigint true: the null flags in the time's low bits",
-        ),
-        (
-            "ours union (one struct per row)",
-            "union_struct:keyed",
-            "asof_join union, var temporal_joins_union_columns_max 0: the right row as one struct, not by column",
-        ),
-    ):
-        found.append((label, lambda spark, scenario, sql_id=sql_id: spark.sql(sqls[sql_id]), note, True))
+    for v in UNION_VARIANTS:
+        found.append((v.label, _sql_builder(sqls, f"union_{v.variant}", v.vars), v.note, True))
     return [
         Contender(label, "ours", "spark", "left", build, note=note, keyed_only=keyed_only)
         for label, build, note, keyed_only in found

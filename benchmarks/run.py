@@ -78,7 +78,7 @@ class Bench:
         self.run_id = f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}/{os.getpid()}"
 
     # ------------------------------------------------------------ scenario set-up
-    def prepare(self, name: str, n: int) -> C.Scenario:
+    def prepare(self, name: str, n: int, only: re.Pattern | None = None) -> C.Scenario:
         defined = scenarios.get(name)
         files = generate.ensure(n, name, log=self.log)
         scenario = C.Scenario(
@@ -102,9 +102,10 @@ class Bench:
         calls = C.render_calls(left_table, right_table, scenario.left_rows, scenario.payload)
         self.sqls.update(C.render_with_dbt(calls, self.render_dir))
         if scenario.keyed:
-            self.sqls.update(C.render_with_dbt(C.split_keys_calls(calls), self.render_dir, C.SPLIT_KEYS_VARS))
-            self.sqls.update(C.render_with_dbt(C.struct_form_calls(calls), self.render_dir, C.STRUCT_FORM_VARS))
-            self.sqls.update(C.render_with_dbt(C.fold_calls(calls), self.render_dir, C.FOLD_VARS))
+            # each variant is one more dbt invocation: only those a selected contender runs
+            for v in C.UNION_VARIANTS:
+                if only is None or only.search(v.label):
+                    self.sqls.update(C.render_with_dbt(C.variant_calls(calls, v.variant), self.render_dir, v.vars))
         scenario.auto_picks = C.auto_pick(self.sqls, scenario.keyed)
         # dbt's session connection re-applies the profile's settings (4 shuffle partitions) to this
         # session; every run sets its own, but the report reads the session's value
@@ -174,7 +175,7 @@ class Bench:
 
     # ------------------------------------------------------------ a scenario
     def run_scenario(self, name: str, n: int, only: re.Pattern | None = None) -> list[dict]:
-        scenario = self.prepare(name, n)
+        scenario = self.prepare(name, n, only)
         load_before = _loadavg()
         self.log(f"== {name} N={n:,} (load {load_before})")
         references = {}

@@ -14,9 +14,7 @@
 
 {#- The target's dialect table: each fragment through dispatch. (dbt reads the dispatched names while it
     parses, so each is spelled out: a fragment is added here, to _tj_dispatched_table and to hive__tj_dialect.) -#}
-{% macro tj_dialect() %}
-  {{ return(adapter.dispatch('tj_dialect', 'temporal_joins')()) }}
-{% endmacro %}
+{% macro tj_dialect() %}{{ return(adapter.dispatch('tj_dialect', 'temporal_joins')()) }}{% endmacro %}
 
 {% macro default__tj_dialect() %}
   {{ return(temporal_joins._tj_dispatched_table('default')) }}
@@ -40,7 +38,8 @@
              'from_joined_one_row': temporal_joins.hive__tj_from_joined_one_row,
              'epoch': temporal_joins.hive__tj_epoch,
              'copies': temporal_joins.hive__tj_copies,
-             'expands_struct': temporal_joins.hive__tj_expands_struct}) }}
+             'expands_struct': temporal_joins.hive__tj_expands_struct,
+             'cores_query': temporal_joins.hive__tj_cores_query}) }}
 {% endmacro %}
 
 {#- {'name': name, fragment: the macro adapter.dispatch resolves tj_<fragment> to}. -#}
@@ -59,7 +58,8 @@
              'from_joined_one_row': adapter.dispatch('tj_from_joined_one_row', 'temporal_joins'),
              'epoch': adapter.dispatch('tj_epoch', 'temporal_joins'),
              'copies': adapter.dispatch('tj_copies', 'temporal_joins'),
-             'expands_struct': adapter.dispatch('tj_expands_struct', 'temporal_joins')}) }}
+             'expands_struct': adapter.dispatch('tj_expands_struct', 'temporal_joins'),
+             'cores_query': adapter.dispatch('tj_cores_query', 'temporal_joins')}) }}
 {% endmacro %}
 
 {#- Running "last non-null value": Hive 2.3's parser has no IGNORE NULLS keyword. -#}
@@ -80,9 +80,7 @@
 {% endmacro %}
 
 {#- A per-row id that tells duplicate left rows apart (Hive has no monotonically_increasing_id). -#}
-{% macro tj_row_id() %}
-  {{ return(adapter.dispatch('tj_row_id', 'temporal_joins')()) }}
-{% endmacro %}
+{% macro tj_row_id() %}{{ return(adapter.dispatch('tj_row_id', 'temporal_joins')()) }}{% endmacro %}
 {% macro default__tj_row_id() %}{{ return('monotonically_increasing_id()') }}{% endmacro %}
 {% macro hive__tj_row_id() %}{{ return("reflect('java.util.UUID', 'randomUUID')") }}{% endmacro %}
 
@@ -140,9 +138,7 @@
   only primitive columns travel, and structs are built inside the window's or aggregate's argument
   (tools/hive/FINDINGS.md). Spark packs each row into one struct column.
 -#}
-{% macro tj_flat_rows() %}
-  {{ return(adapter.dispatch('tj_flat_rows', 'temporal_joins')()) }}
-{% endmacro %}
+{% macro tj_flat_rows() %}{{ return(adapter.dispatch('tj_flat_rows', 'temporal_joins')()) }}{% endmacro %}
 {% macro default__tj_flat_rows() %}{{ return(false) }}{% endmacro %}
 {% macro hive__tj_flat_rows() %}{{ return(true) }}{% endmacro %}
 
@@ -187,9 +183,7 @@
     left rows and on other entries' rows). A bare NULL today in both dialects: Spark coerces it
     to the struct; Hive 2.3's UNION ALL rejects NULL beside a struct, which is where its flavour
     would render a typed null instead (a hive__tj_absent). -#}
-{% macro tj_absent() %}
-  {{ return(adapter.dispatch('tj_absent', 'temporal_joins')()) }}
-{% endmacro %}
+{% macro tj_absent() %}{{ return(adapter.dispatch('tj_absent', 'temporal_joins')()) }}{% endmacro %}
 {% macro default__tj_absent() %}{{ return('null') }}{% endmacro %}
 
 {#-
@@ -248,9 +242,7 @@
   ranges, the range joins' reach), and measures an interval join's bin on a bounded sample while
   compiling.
 -#}
-{% macro tj_run_time_scalars() %}
-  {{ return(adapter.dispatch('tj_run_time_scalars', 'temporal_joins')()) }}
-{% endmacro %}
+{% macro tj_run_time_scalars() %}{{ return(adapter.dispatch('tj_run_time_scalars', 'temporal_joins')()) }}{% endmacro %}
 {% macro default__tj_run_time_scalars() %}{{ return(true) }}{% endmacro %}
 {% macro hive__tj_run_time_scalars() %}{{ return(false) }}{% endmacro %}
 {#-
@@ -377,9 +369,7 @@
   Whether the dialect expands a packed struct column with `struct.*`, so a CTE input (whose columns dbt
   cannot look up) can be joined. HiveQL cannot: its flavour needs the left side as a Relation.
 -#}
-{% macro tj_expands_struct() %}
-  {{ return(adapter.dispatch('tj_expands_struct', 'temporal_joins')()) }}
-{% endmacro %}
+{% macro tj_expands_struct() %}{{ return(adapter.dispatch('tj_expands_struct', 'temporal_joins')()) }}{% endmacro %}
 {% macro default__tj_expands_struct() %}{{ return(true) }}{% endmacro %}
 {% macro hive__tj_expands_struct() %}{{ return(false) }}{% endmacro %}
 
@@ -393,3 +383,12 @@
          spec.left) }}
   {%- endif -%}
 {% endmacro %}
+
+{#- The session's cores, for the hot-key rule (asof/_asof_hot_keys.sql): range()'s slices are its leaf
+    parallelism (executors' cores), also over Thrift and Connect. Spark refuses a non-deterministic
+    aggregate argument, so the id is projected first. Hive: none (it never splits a key). -#}
+{% macro tj_cores_query() %}{{ return(adapter.dispatch('tj_cores_query', 'temporal_joins')()) }}{% endmacro %}
+{% macro default__tj_cores_query() %}
+  {{ return('select max(tj__slice) + 1 from (select spark_partition_id() as tj__slice from range(0, 65536)) s') }}
+{% endmacro %}
+{% macro hive__tj_cores_query() %}{{ return(none) }}{% endmacro %}

@@ -207,6 +207,8 @@ def test_broadcast_refuses_map_columns_and_auto_refuses_bad_limits(dbt, plan_tab
         ("temporal_joins_union_columns_max", 1.5, "a whole number from 0"),
         ("temporal_joins_hot_key_rows", -1, "a non-negative whole number of left rows (0: never split a key)"),
         ("temporal_joins_hot_key_rows", True, "a non-negative whole number of left rows"),
+        ("temporal_joins_parallelism", -2, "a whole number of cores, 1 or more (0, the default"),
+        ("temporal_joins_parallelism", 2.5, "a whole number of cores, 1 or more"),
     ],
 )
 def test_union_refuses_a_var_that_is_no_whole_number_in_range(dbt, plan_tables, name, value, allowed):
@@ -300,6 +302,58 @@ def test_union_without_keys_runs_its_window_per_range_of_time(spark, dbt, plan_t
         dbt.render(calls[:1], dbt_vars={"temporal_joins_time_ranges": 0})
     for part in ("asof_join", "temporal_joins_time_ranges", "whole number from 1", "to 1024", "Received: 0"):
         assert part in str(error.value)
+
+
+def test_a_key_that_would_hold_its_stage_is_split_by_its_share_of_the_cores(spark, dbt, plan_tables):
+    """A key is split, under the absolute 10M rows, when its estimated left rows exceed twice each core's share
+    and 500,000: id 0 holds 60% of 1.2M left rows, so 4 cores split it (0.6 > 2/4) and 3 do not (0.6 < 2/3);
+    below 500,000 rows (a view of 400,000) 64 cores do not; var temporal_joins_hot_key_rows 0 never splits.
+    Unset, the cores are the session's, measured while compiling. The rows never depend on the split."""
+    for table in ("hot_left", "hot_right"):
+        spark.sql(f"drop table if exists {SCHEMA}.{table}")
+    spark.sql(f"drop view if exists {SCHEMA}.hot_left_small")
+    spark.sql(
+        f"create table {SCHEMA}.hot_left using parquet as select case when id % 10 < 6 then 0 else id % 1000 + 1 "
+        "end as id, id * 3 as ts, 'x' as label from range(1200000)"
+    )
+    spark.sql(
+        f"create table {SCHEMA}.hot_right using parquet as select case when id % 10 < 6 then 0 else id % 1000 + 1 "
+        "end as id, id * 7 as ts, cast(id as double) as v1 from range(300000)"
+    )
+    spark.sql(f"create view {SCHEMA}.hot_left_small as select * from {SCHEMA}.hot_left where ts < 1200000")
+
+    def render(**dbt_vars):
+        calls = [
+            {
+                "id": left,
+                "macro": "asof_join",
+                "kwargs": {
+                    "left": f"{SCHEMA}.{left}",
+                    "right": f"{SCHEMA}.hot_right",
+                    "left_time": "ts",
+                    "right_time": "ts",
+                    "by": "id",
+                    "prefix": "f_",
+                    "strategy": "union",
+                },
+            }
+            for left in ("hot_left", "hot_left_small")
+        ]
+        return dbt.render(calls, dbt_vars=dbt_vars)
+
+    def split(sql):
+        return "partition by tj__k0, tj__trange" in sql
+
+    four = render(temporal_joins_parallelism=4)
+    assert split(four["hot_left"]), four["hot_left"]
+    assert not split(four["hot_left_small"])
+    whole = render(temporal_joins_parallelism=3)["hot_left"]
+    assert not split(whole)
+    assert not split(render(temporal_joins_parallelism=64, temporal_joins_hot_key_rows=0)["hot_left"])
+    cores = spark.sparkContext.defaultParallelism
+    assert split(render()["hot_left"]) == (cores >= 4), cores
+    checksum = "select count(*), sum(hash(id, ts, label, f_ts, f_v1)) from ({}) as j"
+    assert spark.sql(checksum.format(four["hot_left"])).collect() == spark.sql(checksum.format(whole)).collect()
 
 
 def test_ranges_of_time_at_the_edges_of_the_right_span_equal_one_window(spark, dbt, plan_tables):

@@ -142,6 +142,22 @@ def test_engine_matches_oracle(spark, frames, kind, engine):
     assert matched > len(cases) * GROUPS // 2  # the comparisons are about real matches, not only nulls
 
 
+def test_a_hot_key_is_one_that_would_hold_its_stage(spark, monkeypatch):
+    """The macro's rule (_asof_hot_threshold): 10M left rows, or more than twice each core's share and 500,000;
+    the cores counted only when they could lower it, as the session's leaf parallelism."""
+    assert hot_keys.session_cores(spark) == spark.sparkContext.defaultParallelism
+    assert hot_keys.hot_threshold(spark, 400_000) == hot_keys.HOT_KEY_ROWS  # too few rows: no count of the cores
+    monkeypatch.setattr(hot_keys, "session_cores", lambda _: 4)
+    assert hot_keys.hot_threshold(spark, 1_200_000) == 600_001  # a 60% key is hot on 4 cores
+    assert hot_keys.hot_threshold(spark, 100_000_000) == hot_keys.HOT_KEY_ROWS
+    monkeypatch.setattr(hot_keys, "PARALLELISM", 3)
+    assert hot_keys.hot_threshold(spark, 1_200_000) == 800_001  # not on 3
+    monkeypatch.setattr(hot_keys, "PARALLELISM", 64)
+    assert hot_keys.hot_threshold(spark, 1_200_000) == hot_keys.HOT_LEAST_ROWS
+    monkeypatch.setattr(hot_keys, "PARALLELISM", 2)
+    assert hot_keys.hot_threshold(spark, 5_000_000) == 5_000_001  # 2 cores: never by share
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_union_splits_hot_keys_into_ranges_of_time_and_matches_the_oracle(spark, frames, kind, monkeypatch):
     """Every sampled key hot (at most 100 of them, the rest whole), 7 ranges: ties, exact matches, nearest and

@@ -1,8 +1,11 @@
 {#-
   union with keys, a hot key split into ranges of time. One key holding most rows (an "unknown"
   customer, a house account, a market index) puts them all in one window partition: one task sorts and
-  scans them, and the join stops scaling at about two cores. So a key estimated to hold at least
-  var('temporal_joins_hot_key_rows', 10000000) left rows is split: the estimate is its share of the
+  scans them, and the join stops scaling at about two cores. So a key is split when its estimated left rows
+  would hold the stage: more than twice the rows each core gets (the left rows over the session's cores,
+  var('temporal_joins_parallelism') or measured: tj_cores_query), and at least _asof_hot_least_rows() (below
+  that the split's extra stages cost more than the cores it frees, benchmarks/README.md, "Hot keys"); or at
+  var('temporal_joins_hot_key_rows', 10000000) left rows whatever the cores. The estimate is its share of the
   first _tj_compile_sample_rows() left rows (a limit, read while compiling) times the left rows (auto's
   count, the metastore's statistics, or a count(*), which columnar files answer from their footers).
   Its rows get a range id from their time
@@ -23,8 +26,9 @@
 
 {#- Measures a hot_check once: whether a key is hot; when one is, ranges gets 'hot' (their hashes, integer
     literals). The left rows are counted (once per relation, as auto counts them); a key is hot when its
-    rows in the sample, scaled to the whole, reach hot_rows, so nothing is sampled when no key could. -#}
-{% macro _asof_hot_measure(ranges) %}
+    rows in the sample, scaled to the whole, reach _asof_hot_threshold, so nothing is sampled when no key
+    could. -#}
+{% macro _asof_hot_measure(ranges, p) %}
   {%- if 'hot_found' in ranges -%}{{ return(ranges.hot_found) }}{%- endif -%}
   {%- set check = ranges.hot_check -%}
   {#- auto's count, else the metastore's statistics (an estimate is enough to balance; but a CTAS records
@@ -36,8 +40,9 @@
   {%- endif -%}
   {%- set rows = (check.left_info.counted if check.left_info.counted is defined else check.left_info.rows) | int -%}
   {%- set sampled = [rows, temporal_joins._tj_compile_sample_rows()] | min -%}
-  {#- the least sampled count that scales to hot_rows: count * rows / sampled >= hot_rows -#}
-  {%- set least = ((check.hot_rows * sampled + rows - 1) // rows) if rows > 0 else 0 -%}
+  {%- set threshold = temporal_joins._asof_hot_threshold(check, rows, p) -%}
+  {#- the least sampled count that scales to the threshold: count * rows / sampled >= threshold -#}
+  {%- set least = ((threshold * sampled + rows - 1) // rows) if rows > 0 else 0 -%}
   {%- set hot = [] -%}
   {%- if rows > 0 and least <= sampled -%}
     {%- set found = run_query(temporal_joins._asof_hot_sample_sql(check.left_info.sql, check.left_keys,
@@ -47,6 +52,25 @@
   {%- do ranges.update({'hot': hot | sort | list, 'hot_found': hot | length > 0}) -%}
   {{ return(ranges.hot_found) }}
 {% endmacro %}
+
+{#- The estimated left rows that make a key hot: check.hot_rows, or fewer where one key would hold the stage:
+    more than twice the rows each of the session's cores gets, and at least _asof_hot_least_rows(). Two
+    cores never split by share (a key would need more than all the rows). The cores are counted only when
+    that could lower the threshold. -#}
+{% macro _asof_hot_threshold(check, rows, p) %}
+  {%- set least_rows = temporal_joins._asof_hot_least_rows() -%}
+  {%- if rows <= least_rows or check.hot_rows <= least_rows -%}{{ return(check.hot_rows) }}{%- endif -%}
+  {%- set cores = check.cores -%}
+  {%- if cores == 0 -%}
+    {%- set query = p.dialect.cores_query() -%}
+    {%- if query is none -%}{{ return(check.hot_rows) }}{%- endif -%}
+    {%- set cores = run_query(query).columns[0].values()[0] | int -%}
+  {%- endif -%}
+  {{ return([check.hot_rows, [least_rows, (2 * rows) // ([cores, 1] | max) + 1] | max] | min) }}
+{% endmacro %}
+
+{#- The fewest estimated left rows a key is split at for its share (benchmarks/README.md, "Hot keys"). -#}
+{% macro _asof_hot_least_rows() %}{{ return(500000) }}{% endmacro %}
 
 {#- Key types that hash alike on both sides when their type names are equal (no floating point, no collation). -#}
 {% macro _asof_hot_key_types() %}

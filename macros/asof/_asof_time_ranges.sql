@@ -53,7 +53,7 @@
   {#- hot keys (_asof_hot_keys.sql): the lookup, from literal splits; the Spark flavour only -#}
   {%- if 'hot_check' in ranges -%}
     {{ return({'count': ranges.count, 'edges': none}
-              if p.dialect.run_time_scalars() and temporal_joins._asof_hot_measure(ranges) else none) }}
+              if p.dialect.run_time_scalars() and temporal_joins._asof_hot_measure(ranges, p) else none) }}
   {%- endif -%}
   {%- set splits = {'count': ranges.count, 'edges': none} -%}
   {%- if not p.dialect.run_time_scalars() -%}
@@ -298,6 +298,8 @@ from (
   {%- endif -%}
   {%- set hot_rows = temporal_joins._tj_whole_number_var(m, 'temporal_joins_hot_key_rows', 10000000, 0, none,
                        'a non-negative whole number of left rows (0: never split a key)') -%}
+  {%- set cores = temporal_joins._tj_whole_number_var(m, 'temporal_joins_parallelism', 0, 0, none,
+                    "a whole number of cores, 1 or more (0, the default: the session's, measured while compiling)") -%}
   {%- if hot_rows == 0 -%}{{ return(none) }}{%- endif -%}
   {%- set ranges = temporal_joins._asof_time_ranges(m, left_info, left_time, right_info, right_time) -%}
   {%- if ranges is none -%}{{ return(none) }}{%- endif -%}
@@ -314,7 +316,7 @@ from (
     {%- do right_keys.append(rc.name) -%}
   {%- endfor -%}
   {%- do ranges.update({'hot_check': {'left_info': left_info, 'left_keys': left_keys, 'right_keys': right_keys,
-                                      'hot_rows': hot_rows | int}}) -%}
+                                      'hot_rows': hot_rows | int, 'cores': cores}}) -%}
   {{ return(ranges) }}
 {% endmacro %}
 

@@ -14,9 +14,13 @@ from pyspark.sql import types as T
 from temporal_joins.asof._exprs import time_units
 from temporal_joins.asof.spec import AsofSpec
 
-# A hot key (the macro's _asof_hot_keys.sql and its var's default): one whose share of the first HOT_SAMPLE_ROWS
-# left rows, scaled to all of them, reaches HOT_KEY_ROWS left rows; its rows split into HOT_KEY_RANGES ranges of time.
+# A hot key (the macro's _asof_hot_keys.sql and its vars' defaults): one whose share of the first HOT_SAMPLE_ROWS
+# left rows, scaled to all of them, reaches HOT_KEY_ROWS left rows, or would hold its stage: more than twice the
+# left rows each of PARALLELISM cores gets (0: the session's, measured) and at least HOT_LEAST_ROWS. Its rows
+# split into HOT_KEY_RANGES ranges of time.
 HOT_KEY_ROWS = 10_000_000
+HOT_LEAST_ROWS = 500_000
+PARALLELISM = 0
 HOT_KEY_RANGES = 64
 HOT_SAMPLE_ROWS = 100_000
 HOT_KEYS_MAX = 100
@@ -48,11 +52,12 @@ def hot_split(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> dict | No
         plain_string = lt == T.StringType() and rt == T.StringType()
         if lt != rt or not (plain_string or isinstance(lt, _HASHABLE_KEYS)):
             return None
-    if not may_hold(left_df, HOT_KEY_ROWS):
+    if not may_hold(left_df, min(HOT_KEY_ROWS, HOT_LEAST_ROWS)):
         return None
     rows = left_df.count()
     sampled = min(rows, HOT_SAMPLE_ROWS)
-    least = -(-HOT_KEY_ROWS * sampled // rows) if rows else 0  # a sampled count that scales to HOT_KEY_ROWS
+    threshold = hot_threshold(left_df.sparkSession, rows)
+    least = -(-threshold * sampled // rows) if rows else 0  # a sampled count that scales to the threshold
     if not rows or least > sampled:
         return None
     hot = [
@@ -83,6 +88,24 @@ def hot_split(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> dict | No
     # per step of [lo, hi], how many splits lie at or below its lower edge: its range
     lookup = [bisect.bisect_right(edges, lo + (hi - lo) * step / _LOOKUP_STEPS) for step in range(_LOOKUP_STEPS)]
     return {"hashes": hot, "lo": lo, "hi": hi, "lookup": lookup, "count": len(edges) + 1}
+
+
+def hot_threshold(spark, rows: int, key_rows: int | None = None, parallelism: int | None = None) -> int:
+    """The estimated left rows that make a key hot (the macro's _asof_hot_threshold): key_rows (HOT_KEY_ROWS), or
+    fewer where one key would hold the stage on `parallelism` cores (PARALLELISM; 0: the session's). The cores
+    are counted only when that could lower it."""
+    key_rows = HOT_KEY_ROWS if key_rows is None else key_rows
+    if rows <= HOT_LEAST_ROWS or key_rows <= HOT_LEAST_ROWS:
+        return key_rows
+    cores = (PARALLELISM if parallelism is None else parallelism) or session_cores(spark)
+    return min(key_rows, max(HOT_LEAST_ROWS, 2 * rows // max(cores, 1) + 1))
+
+
+def session_cores(spark) -> int:
+    """The cores a stage runs on at once (the macro's tj_cores_query): range()'s slices, the session's leaf
+    parallelism, read the same way over Spark Connect."""
+    slices = spark.range(0, 1 << 16).select(F.spark_partition_id().alias("slice"))  # not inside the aggregate
+    return int(slices.select(F.max("slice") + 1).first()[0])
 
 
 def may_hold(df: DataFrame, rows: int) -> bool:
