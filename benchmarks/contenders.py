@@ -97,19 +97,17 @@ def run_hot_key_compile_queries(spark, relation: str, rows: int, dbt_vars: dict 
     """What the keyed union runs while compiling to find a hot key (_asof_hot_measure; timed with the join): the
     session's cores when they could lower the threshold, then the first 100,000 left rows grouped by key when a
     key could reach it. The left rows' count is auto's (run_auto_compile_queries), else the union counts."""
-    from temporal_joins.asof import HOT_KEY_ROWS, HOT_SAMPLE_ROWS, hot_threshold
+    from temporal_joins.asof import HOT_KEY_ROWS, HOT_SAMPLE_ROWS, sample_least
 
     dbt_vars = dbt_vars or {}
     key_rows = dbt_vars.get("temporal_joins_hot_key_rows", HOT_KEY_ROWS)
     if key_rows == 0:
         return
-    threshold = hot_threshold(spark, rows, key_rows, dbt_vars.get("temporal_joins_parallelism", 0))
-    sampled = min(rows, HOT_SAMPLE_ROWS)
-    least = -(-threshold * sampled // rows) if rows else sampled + 1
-    if least <= sampled:
+    least = sample_least(spark, rows, key_rows, dbt_vars.get("temporal_joins_parallelism", 0))
+    if least is not None:
         spark.sql(
             f"select hash(id) as h from (select * from {relation} limit {HOT_SAMPLE_ROWS}) as s "
-            f"group by hash(id) having count(*) >= {max(least, 1)}"
+            f"group by hash(id) having count(*) >= {least}"
         ).collect()
 
 

@@ -4,7 +4,7 @@
   scans them, and the join stops scaling at about two cores. So a key is split when its estimated left rows
   would hold the stage: more than twice the rows each core gets (the left rows over the session's cores,
   var('temporal_joins_parallelism') or measured: tj_cores_query), and at least _asof_hot_least_rows() (below
-  that the split's extra stages cost more than the cores it frees, benchmarks/README.md, "Hot keys"); or at
+  that the split's extra stages cost more than the cores it frees, benchmarks/README.md, "The hot-key rule"); or at
   var('temporal_joins_hot_key_rows', 10000000) left rows whatever the cores. The estimate is its share of the
   first _tj_compile_sample_rows() left rows (a limit, read while compiling) times the left rows (auto's
   count, the metastore's statistics, or a count(*), which columnar files answer from their footers).
@@ -69,7 +69,7 @@
   {{ return([check.hot_rows, [least_rows, (2 * rows) // ([cores, 1] | max) + 1] | max] | min) }}
 {% endmacro %}
 
-{#- The fewest estimated left rows a key is split at for its share (benchmarks/README.md, "Hot keys"). -#}
+{#- The fewest estimated left rows a key is split at for its share (benchmarks/README.md, "The hot-key rule"). -#}
 {% macro _asof_hot_least_rows() %}{{ return(500000) }}{% endmacro %}
 
 {#- Key types that hash alike on both sides when their type names are equal (no floating point, no collation). -#}

@@ -23,7 +23,7 @@ from temporal_joins import _spark_version
 from temporal_joins import _validation as v
 from temporal_joins.asof.arrow import BUCKET_BYTES, MAX_BUCKETS, arrow_join, choose_buckets
 from temporal_joins.asof.broadcast import broadcast_fits, broadcast_join
-from temporal_joins.asof.hot_keys import HOT_KEY_ROWS, HOT_SAMPLE_ROWS, hot_threshold
+from temporal_joins.asof.hot_keys import HOT_KEY_ROWS, HOT_SAMPLE_ROWS, hot_threshold, sample_least
 from temporal_joins.asof.many import asof_join_many
 from temporal_joins.asof.native import (
     CARTESIAN_NODES,
@@ -66,6 +66,7 @@ __all__ = [
     "HOT_KEY_ROWS",
     "HOT_SAMPLE_ROWS",
     "hot_threshold",
+    "sample_least",
 ]
 
 

@@ -54,18 +54,15 @@ def hot_split(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> dict | No
             return None
     if not may_hold(left_df, min(HOT_KEY_ROWS, HOT_LEAST_ROWS)):
         return None
-    rows = left_df.count()
-    sampled = min(rows, HOT_SAMPLE_ROWS)
-    threshold = hot_threshold(left_df.sparkSession, rows)
-    least = -(-threshold * sampled // rows) if rows else 0  # a sampled count that scales to the threshold
-    if not rows or least > sampled:
+    least = sample_least(left_df.sparkSession, left_df.count())
+    if least is None:
         return None
     hot = [
         r[0]
         for r in left_df.limit(HOT_SAMPLE_ROWS)
         .groupBy(F.hash(*[F.col(f"`{lk}`") for lk, _ in s.by]).alias("h"))
         .count()
-        .where(F.col("count") >= max(least, 1))
+        .where(F.col("count") >= least)
         .orderBy(F.col("count").desc(), "h")
         .limit(HOT_KEYS_MAX)
         .collect()
@@ -99,6 +96,14 @@ def hot_threshold(spark, rows: int, key_rows: int | None = None, parallelism: in
         return key_rows
     cores = (PARALLELISM if parallelism is None else parallelism) or session_cores(spark)
     return min(key_rows, max(HOT_LEAST_ROWS, 2 * rows // max(cores, 1) + 1))
+
+
+def sample_least(spark, rows: int, key_rows: int | None = None, parallelism: int | None = None) -> int | None:
+    """The least count among the first HOT_SAMPLE_ROWS left rows that scales to hot_threshold (count * rows /
+    sampled >= it), or None when no key could reach it, so nothing is sampled."""
+    sampled = min(rows, HOT_SAMPLE_ROWS)
+    least = -(-hot_threshold(spark, rows, key_rows, parallelism) * sampled // rows) if rows else 0
+    return max(least, 1) if rows and least <= sampled else None
 
 
 def session_cores(spark) -> int:
