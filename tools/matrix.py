@@ -86,10 +86,12 @@ DEADLINE_MIN = 85
 # single-threaded phases leave, and slows the main suite as little as it can.
 NICENESS = 19
 
-# The two older lines share the differential modules' tests (tests/conftest.py, SHARDED_MODULES): each runs every
-# test function on half of its parameters (kinds, strategies, configurations), so together they run every item
-# once, and the main suite (Spark 4.3) all of them. The rest of SELECTION runs whole on each line.
-SHARDS = "the differential modules' items split between spark-3.5 and spark-4.0 (each every test function)"
+# The three Spark lines share the differential modules' tests (tests/conftest.py, SHARDED_MODULES): each runs every
+# test function on a third of its parameters (kinds, strategies, configurations), so together they run every item
+# once; the items only the newest line runs (the hive__ flavours on Spark, the native engine) stay in the main
+# suite's shard. The rest of SELECTION runs whole on each line. Only `make test` (the whole suite) shards.
+MAIN_SHARD = "0/3"
+SHARDS = "the differential modules' items split between Spark 4.3 (main), spark-3.5 and spark-4.0 (each every function)"
 
 # The matrix checks what the Spark line changes: Spark SQL and PySpark. The hive__ flavours run on
 # Hive 2.3's own engine and on Spark 4.3 in the main suite.
@@ -175,7 +177,7 @@ ENVS = {
             pins=("pyarrow<26",),
             deselected={"tests/test_python_connect.py": NO_CONNECT_SERVER},
             keywords=SPARK_FLAVOURS,
-            shard="0/2",
+            shard="1/3",
         ),
         Env(
             "spark-4.0",
@@ -183,7 +185,7 @@ ENVS = {
             "1.11",
             "spark,connect,test",
             keywords=SPARK_FLAVOURS,
-            shard="1/2",
+            shard="2/3",
         ),
     )
 }
@@ -388,13 +390,17 @@ def test(pytest_args: list[str], python: str, names: list[str], serial: bool) ->
     start = time.monotonic()
     ignored = [f"--ignore={m}" for m in MAIN_LANE_B] if split else []
     argv = [sys.executable, "-m", "pytest", *pytest_args, *ignored, "--junitxml", str(junit)]
-    main.code = subprocess.run(argv).returncode
+    main.code = subprocess.run(
+        argv, env={**os.environ, "TEMPORAL_JOINS_SHARD": MAIN_SHARD} if split else None
+    ).returncode
     main.test_min, main.counts = (time.monotonic() - start) / 60, junit_counts(junit)
     if split:
         lane_b.join()
     if serial:
         lane.start()
     lane.join()
+    if split:
+        print(f"main and main-b run shard {MAIN_SHARD}: {SHARDS}")
     return report([main, *([main_b] if split else []), *matrix])
 
 
@@ -413,7 +419,9 @@ def run_main_lane_b(outcome: Outcome, pytest_args: list[str]) -> None:
     start = time.monotonic()
     try:
         with open(outcome.log, "w") as log:
-            outcome.code = _call(argv, log, False, DEADLINE_MIN, cwd=REPO, env=own_state(home))
+            outcome.code = _call(
+                argv, log, False, DEADLINE_MIN, cwd=REPO, env={**own_state(home), "TEMPORAL_JOINS_SHARD": MAIN_SHARD}
+            )
         outcome.failure = f"killed after {DEADLINE_MIN} minutes" if outcome.code < 0 else ""
     except Exception as exc:  # reported as this lane's failure, never lost with the thread
         outcome.failure = repr(exc)
