@@ -199,6 +199,17 @@ def hive(hive_engines):
     return hive_engines("UTC")
 
 
+@pytest.fixture(scope="module")
+def kept_items(request) -> dict[str, list]:
+    """This module's items that the run keeps (after the shard and -k), by test function: a module fixture that
+    computes every item's result in one query computes only these."""
+    kept: dict[str, list] = {}
+    for item in request.session.items:
+        if item.module is request.module:
+            kept.setdefault(item.originalname, []).append(item)
+    return kept
+
+
 # `make test` splits the differential modules' tests between the three Spark lines (tools/matrix.py): with
 # TEMPORAL_JOINS_SHARD="i/n" the run keeps, of each test function's items in SHARDED_MODULES (in node id order),
 # those at positions i, i + n, ...; a function with one item goes to the shard its name hashes to. Items only the
