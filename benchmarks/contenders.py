@@ -690,7 +690,18 @@ def all_contenders(sqls: dict[str, str], spark=None) -> tuple[list[Contender], l
     ]
     why = tempo_status()
     if why is None:
-        found.append(Contender("tempo", "tempo", "spark", "left", tempo_asof, note="dbl-tempo TSDF.asofJoin"))
+        # skipNulls=True, tempo's default: each column's latest non-null value, so its checksum is checked against
+        # the skip_nulls reference (on inputs without nulls that is the whole-row one)
+        found.append(
+            Contender(
+                "tempo",
+                "tempo",
+                "spark",
+                "skip_nulls",
+                tempo_asof,
+                note="dbl-tempo TSDF.asofJoin (skipNulls=True, its default: rows as ours with skip_nulls)",
+            )
+        )
         found.append(
             Contender(
                 "tempo (skipNulls=False)",
