@@ -90,6 +90,7 @@ NICENESS = 19
 # test function on a third of its parameters (kinds, strategies, configurations), so together they run every item
 # once; the items only the newest line runs (the hive__ flavours on Spark, the native engine) stay in the main
 # suite's shard. The rest of SELECTION runs whole on each line. Only `make test` (the whole suite) shards.
+SHARD_VAR = "TEMPORAL_JOINS_SHARD"  # read by tests/conftest.py (SHARD)
 MAIN_SHARD = "0/3"
 SHARDS = "the differential modules' items split between Spark 4.3 (main), spark-3.5 and spark-4.0 (each every function)"
 
@@ -158,7 +159,7 @@ class Env:
         return {
             **own_state(self.home),
             "PYSPARK_PYTHON": str(self.python),  # the Python workers must run the env's pyspark
-            **({"TEMPORAL_JOINS_SHARD": self.shard} if self.shard else {}),
+            **({SHARD_VAR: self.shard} if self.shard else {}),
         }
 
 
@@ -300,7 +301,7 @@ def build_and_run(
         if env.keywords[0]:
             log.write(f"-k '{env.keywords[0]}': {env.keywords[1]}\n")
         if env.shard:
-            log.write(f"TEMPORAL_JOINS_SHARD={env.shard}: {SHARDS}\n")
+            log.write(f"{SHARD_VAR}={env.shard}: {SHARDS}\n")
         start = time.monotonic()
         argv = [env.python, "-m", "pytest", *env.pytest_args(), *pytest_extra]
         outcome.code = _call(
@@ -390,9 +391,7 @@ def test(pytest_args: list[str], python: str, names: list[str], serial: bool) ->
     start = time.monotonic()
     ignored = [f"--ignore={m}" for m in MAIN_LANE_B] if split else []
     argv = [sys.executable, "-m", "pytest", *pytest_args, *ignored, "--junitxml", str(junit)]
-    main.code = subprocess.run(
-        argv, env={**os.environ, "TEMPORAL_JOINS_SHARD": MAIN_SHARD} if split else None
-    ).returncode
+    main.code = subprocess.run(argv, env={**os.environ, SHARD_VAR: MAIN_SHARD} if split else None).returncode
     main.test_min, main.counts = (time.monotonic() - start) / 60, junit_counts(junit)
     if split:
         lane_b.join()
@@ -420,7 +419,7 @@ def run_main_lane_b(outcome: Outcome, pytest_args: list[str]) -> None:
     try:
         with open(outcome.log, "w") as log:
             outcome.code = _call(
-                argv, log, False, DEADLINE_MIN, cwd=REPO, env={**own_state(home), "TEMPORAL_JOINS_SHARD": MAIN_SHARD}
+                argv, log, False, DEADLINE_MIN, cwd=REPO, env={**own_state(home), SHARD_VAR: MAIN_SHARD}
             )
         outcome.failure = f"killed after {DEADLINE_MIN} minutes" if outcome.code < 0 else ""
     except Exception as exc:  # reported as this lane's failure, never lost with the thread
