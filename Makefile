@@ -44,7 +44,7 @@ test: setup
 	$(PY) -m tools.matrix test --python $(PYTHON) $(MATRIX_ARGS) -- tests --durations=50
 
 # make matrix: only the Spark matrix (its venvs under $(TEMPORAL_JOINS_STATE)/matrix, built once), e.g.
-#   make matrix MATRIX_ENVS=spark-3.5 PYTEST_ARGS="-k asof_differential"
+#   make matrix MATRIX_ENVS=spark-3.5 PYTEST_ARGS="-k asof_join_differential"
 MATRIX_ENVS ?=
 PYTEST_ARGS ?=
 .PHONY: matrix

@@ -13,7 +13,7 @@ id, ts, label, r_ts, r_value:
 00_tables.hql creates the two external parquet tables over ${hivevar:labels_dir} and
 ${hivevar:features_dir}. The SQL is rendered by dbt from the package's own macros
 (tools/dbt_render.py; no Spark session starts), so the files always match the macros;
-tests/test_endpoints_hiveql.py checks that the committed files are current, parse with Hive
+tests/engines/test_endpoints_hiveql.py checks that the committed files are current, parse with Hive
 2.3's parser and agree on Spark.
 """
 

@@ -5,7 +5,7 @@
 A file calls another when one of its macros calls `temporal_joins.<name>` (or dispatches to
 '<name>') for a macro defined in the other. Prints: files, macros, edges (file -> file), two-way
 pairs (files calling each other both ways), files over LIMIT lines, `'hive'` strings outside the
-dialect layer, and macros with a `dialect` parameter. tests/test_macro_layout.py asserts the targets.
+dialect layer, and macros with a `dialect` parameter. tests/unit/test_macro_layout.py asserts the targets.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ is built into a wheel once and kept in matrix/wheels/; a venv is reinstalled onl
 requirements, pyproject.toml or the excludes file change.
 
     python -m tools.matrix build [NAME ...]                 # the venvs (idempotent)
-    python -m tools.matrix run [NAME ...] [-- PYTEST ARGS]  # the selection, e.g. -- -k asof_differential
+    python -m tools.matrix run [NAME ...] [-- PYTEST ARGS]  # the selection, e.g. -- -k asof_join_differential
     python -m tools.matrix test -- PYTEST ARGS              # `make test`: main suite + matrix + summary
 """
 
@@ -47,18 +47,19 @@ NO_PARSER = REPO / "requirements" / "no-experimental-parser.txt"
 # what each dbt minor must do (the integration project, the docs' examples, a clean `dbt parse`), every
 # macro's differential test and every Python engine. A module not in the checkout is left out.
 SELECTION = (
-    "tests/test_integration.py",  # the integration project's `dbt build` and its must-fail control
-    "tests/test_docs_examples.py",  # every example of README.md and docs/*.md in one `dbt build`
-    "tests/test_dbt_parse.py",  # `dbt parse --no-partial-parse` of the projects prints no warning
-    "tests/test_asof_differential.py",
-    "tests/test_range_differential.py",
-    "tests/test_asof_many_differential.py",
-    "tests/test_window_differential.py",
-    "tests/test_python_engines.py",  # with the session-time-zone matrix of tests/engine_zones.py
-    "tests/test_python_many.py",
-    "tests/test_python_connect.py",
+    "tests/dbt/test_integration.py",  # the integration project's `dbt build` and its must-fail control
+    "tests/dbt/test_docs_examples.py",  # every example of README.md and docs/*.md in one `dbt build`
+    "tests/dbt/test_dbt_parse.py",  # `dbt parse --no-partial-parse` of the projects prints no warning
+    "tests/asof/test_asof_join_differential.py",
+    "tests/range/test_range_differential.py",
+    "tests/range/test_range_errors.py",  # the range macros' argument errors, on the range differential's tables
+    "tests/asof/test_asof_join_many_differential.py",
+    "tests/window/test_window_aggregate_differential.py",
+    "tests/python/test_python_engines.py",  # with the session-time-zone matrix of tests/helpers/engine_zones.py
+    "tests/python/test_python_many.py",
+    "tests/python/test_python_connect.py",
     # the README's "Inputs bucketed by key": which Spark lines read bucketed inputs without a shuffle
-    "tests/test_asof_plan.py::test_union_over_tables_bucketed_by_the_key_needs_no_shuffle_from_spark_4_1",
+    "tests/asof/test_asof_join_plan.py::test_union_over_tables_bucketed_by_the_key_needs_no_shuffle_from_spark_4_1",
 )
 
 # The main suite runs in two lanes of the main venv at once: these modules in a second pytest with its
@@ -68,14 +69,14 @@ SELECTION = (
 # modules and the window differential follow them: the Hive and cluster modules end about halfway through the
 # main lane (33 of about 80 minutes in the run of c4456ef), and the main lane is what `make test` waits for.
 MAIN_LANE_B = (
-    "tests/test_hive_engine.py",
-    "tests/test_hive_differential.py",
-    "tests/test_asof_many_hive.py",
-    "tests/test_endpoints_cluster.py",
-    "tests/test_python_connect.py",
-    "tests/test_python_engines.py",
-    "tests/test_python_many.py",
-    "tests/test_window_differential.py",
+    "tests/engines/test_hive_engine.py",
+    "tests/engines/test_hive_differential.py",
+    "tests/engines/test_asof_many_hive.py",
+    "tests/engines/test_endpoints_cluster.py",
+    "tests/python/test_python_connect.py",
+    "tests/python/test_python_engines.py",
+    "tests/python/test_python_many.py",
+    "tests/window/test_window_aggregate_differential.py",
 )
 
 # One env's tests may take this long, and the whole matrix of `make test` must end this long after the
@@ -176,7 +177,7 @@ ENVS = {
             "spark,test",
             # numpy < 2 (pyspark's pin: pyspark.pandas uses np.NaN), and pyarrow 26 imports with numpy >= 2 only
             pins=("pyarrow<26",),
-            deselected={"tests/test_python_connect.py": NO_CONNECT_SERVER},
+            deselected={"tests/python/test_python_connect.py": NO_CONNECT_SERVER},
             keywords=SPARK_FLAVOURS,
             shard="1/3",
         ),

@@ -7,11 +7,11 @@
 `record` runs pytest with `--setup-only` (fixtures only: the differential modules build their tables and
 render every configuration in their module-scoped `rendered*` fixtures, which call tools.dbt_render.render_calls;
 no test body runs) over the modules that render (DEFAULT_TESTS, or the PYTEST_ARGS given), and writes every
-batch: its calls, project, dbt vars and the SQL of each call. The case generators (tests/asof_cases.py,
-asof_many_cases.py, window_cases.py, grid.py, the CONFIGS of the range and window differentials) thus stay
-the one source of the configurations. `replay` renders each recorded batch again (the tables the fixtures
-built stay in $TEMPORAL_JOINS_STATE's warehouse; column lookups go to the engine, as in the tests), which is
-cheaper than recording again; `diff` compares two snapshots call by call.
+batch: its calls, project, dbt vars and the SQL of each call. The case generators (tests/helpers/: asof_cases.py,
+asof_many_cases.py, range_cases.py, window_cases.py, grid.py) thus stay the one source of the configurations.
+`replay` renders each recorded batch again (the tables the fixtures built stay in $TEMPORAL_JOINS_STATE's
+warehouse; column lookups go to the engine, as in the tests), which is cheaper than recording again; `diff`
+compares two snapshots call by call.
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_TESTS = [
-    "tests/test_asof_differential.py",
-    "tests/test_asof_many_differential.py",
-    "tests/test_asof_many_hive.py",
-    "tests/test_range_differential.py",
-    "tests/test_window_differential.py",
-    "tests/test_asof_plan.py",
-    "tests/test_asof_many_plan.py",
-    "tests/test_window_plan.py",
+    "tests/asof/test_asof_join_differential.py",
+    "tests/asof/test_asof_join_many_differential.py",
+    "tests/engines/test_asof_many_hive.py",
+    "tests/range/test_range_differential.py",
+    "tests/window/test_window_aggregate_differential.py",
+    "tests/asof/test_asof_join_plan.py",
+    "tests/asof/test_asof_join_many_plan.py",
+    "tests/window/test_window_aggregate_plan.py",
 ]
 _BATCHES: list[dict] = []
 

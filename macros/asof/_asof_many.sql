@@ -14,7 +14,7 @@
   one broadcast pass; 'exploding': one pass per entry.
 -#}
 
-{#- Each entry's defaults: asof_join's (tests/test_asof_many_errors.py holds them equal to its signature). -#}
+{#- Each entry's defaults: asof_join's (tests/asof/test_asof_join_many_errors.py holds them equal to its signature). -#}
 {% macro _asof_many_entry_defaults() %}
   {{ return({'by': [], 'direction': 'backward', 'allow_exact_matches': true, 'tolerance': none,
              'columns': none, 'prefix': '', 'order_by': none, 'skip_nulls': false}) }}

@@ -3,7 +3,7 @@
 Every public join macro takes (left, right, ...). A model's call such as
 {{ temporal_joins.asof_join(ref('a'), ref('b'), ...) }} renders to a plain SELECT that reads
 both relations, so sqlfluff lints the SQL written around the call (CTEs, refs, layout). The SQL
-the macros generate is linted separately, from the real rendering (tests/test_endpoints_sqlfluff.py).
+the macros generate is linted separately, from the real rendering (tests/engines/test_endpoints_sqlfluff.py).
 """
 
 

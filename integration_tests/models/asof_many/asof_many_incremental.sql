@@ -1,5 +1,5 @@
 {#- An incremental training set: each run joins only the labels newer than the table's latest
-    (tests/test_asof_many_incremental.py first builds it with var tj_many_labels_before, then adds
+    (tests/asof/test_asof_join_many_incremental.py first builds it with var tj_many_labels_before, then adds
     the rest). Every entry has a tolerance, so each feature table is read only where the new
     labels can use it: its rows are filtered by the new labels' earliest and latest time (scalar
     subqueries over the CTE) before the shuffle. -#}

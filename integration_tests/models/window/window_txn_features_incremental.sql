@@ -1,4 +1,4 @@
-{#- An incremental feature table over a CTE of new labels (tests/test_window_incremental.py builds it
+{#- An incremental feature table over a CTE of new labels (tests/window/test_window_aggregate_incremental.py builds it
     first with var tj_window_labels_before, then adds the newer labels): after both runs it equals the
     full build (expected_window_backward). -#}
 {{ config(materialized='incremental') }}

@@ -1,0 +1,270 @@
+"""asof_join against independent engines, row for row, on randomized inputs.
+
+For each time kind (bigint with values near +-2**61, double, timestamp, date) one table
+pair holds a few hundred independent cases, one key value each. Every macro config
+(direction x allow_exact_matches x tolerance x join_type, plus configs without order_by;
+each kind every direction with half of the rest, every config across the kinds)
+is rendered once per strategy and per dialect flavour (spark and hive), run on Spark
+with ANSI mode on or off (alternating so that every flavour, strategy and kind runs under
+both), and compared with DuckDB's ASOF JOIN (backward, forward) or
+pandas.merge_asof (nearest). The Hive flavour must also parse with Hive 2.3's parser.
+Without keys, union splits time into ranges: the same tables joined without `by` must equal
+the oracle with every key set to one value.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pandas as pd
+import pytest
+from helpers.asof_cases import (
+    KINDS,
+    LEFT_COLS,
+    RIGHT_OUT,
+    Case,
+    compare,
+    covering_cases,
+    generate,
+    key_type,
+    oracle,
+    spark_rows,
+    spark_schemas,
+    whole_row_mismatches,
+)
+
+from tools.hiveql import parse_hive
+
+SCHEMA = "tj_diff"
+GROUPS = 350
+STRATEGIES = ("union", "exploding", "broadcast")
+FLAVOURS = ("asof_join", "hive__asof_join")
+
+# Half of the 24 configs per kind (asof_cases.HALVES), every one across the kinds: kinds 0-1 take one
+# half, 2-3 the other, so with the ANSI mode alternating by kind each half runs under both modes
+CASES = covering_cases(half_of=lambda kind_index: kind_index // 2)
+
+
+# Without keys: every direction and exactness per kind; every (tolerance, exactness) pair
+# within four configs; join type and ANSI alternate.
+KEYLESS = (
+    [
+        Case(kind, direction, exact, i % 4 in (1, 2), ("left", "inner")[(i // 4) % 2])
+        for i, (kind, direction, exact) in enumerate(
+            itertools.product(KINDS, ("backward", "forward", "nearest"), (True, False))
+        )
+    ]
+    + [
+        Case(kind, direction, True, False, "left", order_by=False)
+        for kind, direction in itertools.product(KINDS, ("backward", "forward", "nearest"))
+    ]
+    + [
+        # skip_nulls: one window, no ranges (a range carries one whole row)
+        Case(kind, ("backward", "forward", "nearest", "nearest")[k], k % 2 == 0, k > 1, "left", skip_nulls=True)
+        for k, kind in enumerate(KINDS)
+    ]
+)
+KEYLESS_RANGES = 7
+# the union's columns form (a running last per right column; the null flags folded into timestamp and date times,
+# a mask of their own beside bigint and double ones) for the suite's five right columns
+COLUMNS_FORM = {"temporal_joins_union_columns_max": 8}
+
+
+@pytest.fixture(scope="module")
+def inputs(spark):
+    spark.sql(f"create database if not exists {SCHEMA}")
+    data = {}
+    for seed, kind in enumerate(KINDS):
+        left, right = generate(kind, GROUPS, seed=20260 + seed)
+        left_schema, right_schema = spark_schemas(kind)
+        spark.createDataFrame(spark_rows(left), left_schema).write.mode("overwrite").saveAsTable(
+            f"{SCHEMA}.asof_left_{kind}"
+        )
+        spark.createDataFrame(spark_rows(right), right_schema).write.mode("overwrite").saveAsTable(
+            f"{SCHEMA}.asof_right_{kind}"
+        )
+        data[kind] = (left, right)
+    return data
+
+
+@pytest.fixture(scope="module")
+def rendered(dbt, inputs):
+    calls = [
+        {
+            "id": f"{flavour}|{strategy}|{case.name}",
+            "macro": flavour,
+            "kwargs": {**case.kwargs(SCHEMA), "strategy": strategy},
+        }
+        for flavour in FLAVOURS
+        for strategy in STRATEGIES
+        for case in CASES
+    ]
+    sql = dbt.render(calls)
+    assert len(sql) == len(calls)
+    return sql
+
+
+def _run(spark, sql: str, ansi: bool) -> pd.DataFrame:
+    """Collected as Python objects: toPandas() would turn nullable bigints into float64."""
+    spark.conf.set("spark.sql.ansi.enabled", str(ansi).lower())
+    df = spark.sql(sql)
+    return pd.DataFrame([tuple(r) for r in df.collect()], columns=df.columns, dtype=object)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_matches_oracle(spark, inputs, rendered, flavour, strategy, kind):
+    # one ANSI mode per test: each (strategy, kind) runs with ANSI on in one flavour and off in the
+    # other, and each flavour's strategy with both modes across the kinds
+    ansi = (FLAVOURS.index(flavour) + STRATEGIES.index(strategy) + KINDS.index(kind)) % 2 == 0
+    _check_kind(spark, inputs, kind, lambda case: rendered[f"{flavour}|{strategy}|{case.name}"], ansi)
+
+
+def _check_kind(spark, inputs, kind, sql_of, ansi):
+    """Every config of the kind (sql_of(case): its SQL) equals the oracle, in one query."""
+    left, right = inputs[kind]
+    cases = [c for c in CASES if c.kind == kind]
+    expected = [oracle(case, left, right) for case in cases]
+    # every case of the kind in one query (a case column tells their rows apart): the inputs are
+    # small, so one query per case would mostly time Spark's planning and scheduling
+    batched = " union all ".join(
+        f"select {i} as tj_case, * from ({sql_of(case)}) as tj_c{i}" for i, case in enumerate(cases)
+    )
+    failures, compared = [], set()
+    everything = _run(spark, batched, ansi)
+    for i, case in enumerate(cases):
+        actual = everything[everything["tj_case"] == i].drop(columns="tj_case").reset_index(drop=True)
+        assert list(actual.columns) == LEFT_COLS + RIGHT_OUT, case.name
+        columns = LEFT_COLS + (RIGHT_OUT if case.order_by else ["r_t"])
+        diff = compare(actual, expected[i], columns, kind)
+        if not case.order_by:
+            diff += whole_row_mismatches(actual, right, kind)
+        if diff:
+            failures.append(f"{case.name} ansi={ansi}:\n  " + "\n  ".join(diff))
+        compared |= {(case.name, k) for k in actual["k"].dropna()}
+    assert not failures, "\n".join(failures[:5])
+    # every key group of every config is one independent case: at least 2,000 per strategy
+    # and flavour across the kinds, counted from the rows that came back and were compared
+    assert len(compared) >= 2000 // len(KINDS), len(compared)
+
+
+@pytest.fixture(scope="module")
+def rendered_hot(dbt, inputs):
+    """union with every key of at least one sampled row hot (at most 100 per table: the rest stay one
+    window each), its time split into 7 ranges."""
+    calls = [
+        {"id": case.name, "macro": "asof_join", "kwargs": {**case.kwargs(SCHEMA), "strategy": "union"}}
+        for case in CASES
+    ]
+    # the columns form at the suite's five right columns (by default it runs for two): a running last per column
+    # and the null flags folded into the time, across hot keys' range edges and in the keys kept whole
+    return dbt.render(
+        calls,
+        dbt_vars={"temporal_joins_hot_key_rows": 1, "temporal_joins_time_ranges": 7, **COLUMNS_FORM},
+    )
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_hot_keys_split_into_ranges_of_time_match_oracle(spark, inputs, rendered_hot, kind):
+    """A hot key's rows over ranges of time, each range's left rows taking a carried candidate from the
+    key's earlier (later) ranges: ties, exact matches, nearest and tolerance across range edges, and the
+    keys left whole beside them, equal the oracle under both ANSI modes (alternating by kind)."""
+    cases = [case for case in CASES if case.kind == kind]
+    # floating-point keys are never split: -0.0 and 0.0 (NaN and NaN) are one key but may hash apart; nor with
+    # skip_nulls (a range carries one whole row, where skip_nulls needs a row per column)
+    split = key_type(kind) != "double"
+    assert all(
+        ("partition by tj__k0, tj__trange" in rendered_hot[c.name] and "MAPJOIN(tj__carry)" in rendered_hot[c.name])
+        == (split and not c.skip_nulls)
+        for c in cases
+    )
+    if not split:
+        return  # the same SQL as test_matches_oracle's union, which runs it
+    _check_kind(spark, inputs, kind, lambda case: rendered_hot[case.name], KINDS.index(kind) % 2 == 0)
+
+
+@pytest.fixture(scope="module")
+def rendered_keyless(dbt, inputs):
+    calls = [
+        {
+            "id": f"{flavour}|{case.name}",
+            "macro": flavour,
+            "kwargs": {**case.kwargs(SCHEMA), "by": [], "strategy": "auto"},
+        }
+        for flavour in FLAVOURS
+        for case in KEYLESS
+    ]
+    return dbt.render(calls, dbt_vars={"temporal_joins_time_ranges": KEYLESS_RANGES, **COLUMNS_FORM})
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_without_keys_union_over_ranges_of_time_matches_oracle(spark, inputs, rendered_keyless, flavour):
+    """Each left row whose range holds no earlier (later) right row takes the last (first)
+    row of the nearest range before (after) it; ties, nulls and duplicates cross ranges."""
+    failures = []
+    # one query per kind and ANSI mode (the direction alternates the mode), the cases told apart by a column
+    batches: dict[tuple, list[int]] = {}
+    for i, case in enumerate(KEYLESS):
+        batches.setdefault((case.kind, (i // 3) % 2 == 0), []).append(i)
+    for (kind, ansi), members in batches.items():
+        left, right = inputs[kind]
+        sqls = [rendered_keyless[f"{flavour}|{KEYLESS[i].name}"] for i in members]
+        # ranges, not one window (but for skip_nulls)
+        assert all(("partition by tj__trange" in sql) != KEYLESS[i].skip_nulls for i, sql in zip(members, sqls))
+        everything = _run(
+            spark,
+            " union all ".join(f"select {i} as tj_case, * from ({sql}) as tj_c{i}" for i, sql in zip(members, sqls)),
+            ansi,
+        )
+        for i in members:
+            case = KEYLESS[i]
+            actual = everything[everything["tj_case"] == i].drop(columns="tj_case").reset_index(drop=True)
+            expected = oracle(case, left.assign(k=0), right.assign(k=0))  # one key: no key at all
+            expected["k"] = expected["lid"].map(dict(zip(left["lid"], left["k"])))
+            columns = LEFT_COLS + (RIGHT_OUT if case.order_by else ["r_t"])
+            diff = compare(actual, expected, columns, case.kind)
+            if not case.order_by:
+                diff += whole_row_mismatches(actual.assign(k=None), right.assign(k=None), case.kind)
+            if diff:
+                failures.append(f"{case.name} ansi={ansi}:\n  " + "\n  ".join(diff))
+    assert not failures, "\n".join(failures[:5])
+
+
+def test_inputs_cover_the_hard_cases(inputs):
+    """The generator really produces what the comparison is meant to exercise."""
+    for kind, (left, right) in inputs.items():
+        valid = right.dropna(subset=["k", "t"])
+        assert valid.duplicated(["k", "t"]).any(), f"{kind}: no duplicate right times"
+        assert right["v"].isna().any() and right["ob"].isna().any()
+        assert left["k"].isna().any() and left["t"].isna().any()
+        assert right["k"].isna().any() and right["t"].isna().any()
+        assert left.duplicated().any(), f"{kind}: no duplicate left rows"
+        assert set(left["k"].dropna()) - set(right["k"].dropna()), f"{kind}: no left group without right rows"
+        assert set(right["k"].dropna()) - set(left["k"].dropna()), f"{kind}: no right group without left rows"
+    assert (inputs["bigint"][0]["t"].dropna().abs() > 2**60).any()
+    assert (inputs["bigint"][0]["t"].dropna() < 0).any()
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES + ("keyless",))
+def test_hive_flavour_parses_with_hive_2_3_parser(spark, rendered, rendered_keyless, strategy):
+    failures = []
+    for case in KEYLESS if strategy == "keyless" else CASES:
+        sql = (
+            rendered_keyless[f"hive__asof_join|{case.name}"]
+            if strategy == "keyless"
+            else rendered[f"hive__asof_join|{strategy}|{case.name}"]
+        )
+        try:
+            parse_hive(spark, sql)
+        except ValueError as exc:
+            failures.append(f"{case.name}: {exc}")
+    assert not failures, "\n".join(failures[:5])
+
+
+def test_spark_flavour_is_not_hiveql(spark, rendered):
+    """The check above has teeth: Spark-only syntax (IGNORE NULLS) is rejected by Hive's parser."""
+    sql = rendered[f"asof_join|union|{CASES[0].name}"]
+    assert "ignore nulls" in sql
+    with pytest.raises(ValueError):
+        parse_hive(spark, sql)

@@ -1,0 +1,68 @@
+"""The integration_tests dbt project: seeds -> models calling the macros -> expected output.
+
+One `dbt build` builds every model and runs its tests (equal_rowset against an expected
+seed, no_future_leakage on backward joins). The must_fail models are built separately and
+must fail their tests.
+"""
+
+from __future__ import annotations
+
+BUILT = ("resource_type:model", "resource_type:snapshot", "resource_type:test", "resource_type:unit_test")
+
+
+def _statuses(result):
+    return {r.node.unique_id: str(r.status) for r in result.result.results}
+
+
+def test_integration_project_builds_and_every_test_passes(seeded):
+    # every node but the seeds, which the fixture's `dbt seed` has loaded (an --exclude of the seeds
+    # would also leave out the tests that read them)
+    result = seeded.invoke("build", "--select", *BUILT, "--exclude", "tag:must_fail")
+    statuses = _statuses(result)
+    bad = {k: v for k, v in statuses.items() if v not in ("success", "pass")}
+    assert result.success and not bad, f"{bad}\n{seeded.failure_message(result)}"
+    models = {k for k in statuses if k.startswith("model.")}
+    tests = {k for k in statuses if k.startswith("test.")}
+    # every strategy x direction x join_type has a model, each checked against its expected seed
+    for strategy in ("union", "exploding"):
+        for direction in ("backward", "forward", "nearest"):
+            for join_type in ("left", "inner"):
+                assert f"model.temporal_joins_integration_tests.asof_{strategy}_{direction}_{join_type}" in models
+    # union without keys: its window runs over ranges of time, the carried rows cross them
+    assert "model.temporal_joins_integration_tests.asof_union_nokey_backward_strict_left" in models
+    # the Python-model fallback, built through the `session` submission method
+    for name in ("native_backward_left", "arrow_nearest_tolerance_left", "auto_forward_inner"):
+        assert f"model.temporal_joins_integration_tests.asof_python_{name}" in models
+    # asof_join_many: a training set of three feature tables by every strategy and flavour, an inner
+    # join, and the incremental model with every tolerance set (each against its expected rows)
+    for suffix in ("", "_auto", "_broadcast", "_exploding", "_hive", "_inner"):
+        assert f"model.temporal_joins_integration_tests.asof_many_training_set{suffix}" in models
+    assert "model.temporal_joins_integration_tests.asof_many_incremental" in models
+    # window_aggregate: the issue's example on both strategies, forward in the Hive flavour, from Python,
+    # over a CTE of events, and the incremental model over a CTE of new labels
+    for name in (
+        "window_txn_features",
+        "window_txn_features_broadcast",
+        "window_txn_outcomes_forward_hive",
+        "window_python_features",
+        "window_txn_features_cte",
+        "window_txn_features_incremental",
+    ):
+        assert f"model.temporal_joins_integration_tests.{name}" in models
+    assert sum("equal_rowset" in t for t in tests) >= 35
+    # the package's opt-in for a local target (macros/local_target, the project's dbt dispatch block):
+    # the snapshot on parquet, and a seed's empty string cells as NULL (its accepted_values fail on 'None')
+    assert statuses.get("snapshot.temporal_joins_integration_tests.plan_history") == "success"
+    assert sum("accepted_values_null_string_cells" in t for t in tests) == 2
+    assert sum("no_future_leakage" in t for t in tests) >= 9
+
+
+def test_must_fail_models_fail_their_tests(seeded):
+    result = seeded.invoke("build", "--select", "tag:must_fail")
+    statuses = _statuses(result)
+    leakage = [v for k, v in statuses.items() if "no_future_leakage" in k]
+    rowsets = [v for k, v in statuses.items() if "equal_rowset" in k]
+    assert not result.success
+    assert leakage == ["fail"], statuses
+    # asof_rows_mismatch; the rows these tests return: tests/dbt/test_local_target.py
+    assert rowsets == ["fail", "fail"], statuses
