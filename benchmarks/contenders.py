@@ -86,10 +86,11 @@ def run_auto_compile_queries(spark, relation: str, stats_sql: str, rows: int) ->
     """What dbt runs while compiling a model with strategy='auto' (timed with the join, as a user waits
     for both): the left side's count, then, within the byte limit (the var's default, the Python rule's
     constant), the per-key count on a sample."""
-    from temporal_joins.broadcast_rule import BROADCAST_MAX_BYTES, row_bytes
+    from temporal_joins.broadcast_rule import row_bytes
+    from temporal_joins.tuning import TUNING
 
     spark.sql(f"select count(*) from {relation}").collect()
-    if rows * row_bytes(spark.table(relation)) <= BROADCAST_MAX_BYTES:
+    if rows * row_bytes(spark.table(relation)) <= TUNING["temporal_joins_broadcast_max_bytes"]:
         spark.sql(stats_sql).collect()
 
 
@@ -97,16 +98,16 @@ def run_hot_key_compile_queries(spark, relation: str, rows: int, dbt_vars: dict 
     """What the keyed union runs while compiling to find a hot key (_asof_hot_measure; timed with the join): the
     session's cores when they could lower the threshold, then the first 100,000 left rows grouped by key when a
     key could reach it. The left rows' count is auto's (run_auto_compile_queries), else the union counts."""
-    from temporal_joins.asof import HOT_KEY_ROWS, HOT_SAMPLE_ROWS, sample_least
+    from temporal_joins.asof import sample_least
+    from temporal_joins.tuning import TUNING, setting
 
-    dbt_vars = dbt_vars or {}
-    key_rows = dbt_vars.get("temporal_joins_hot_key_rows", HOT_KEY_ROWS)
+    key_rows = setting("temporal_joins_hot_key_rows", dbt_vars)
     if key_rows == 0:
         return
-    least = sample_least(spark, rows, key_rows, dbt_vars.get("temporal_joins_parallelism", 0))
+    least = sample_least(spark, rows, key_rows, setting("temporal_joins_parallelism", dbt_vars))
     if least is not None:
         spark.sql(
-            f"select hash(id) as h from (select * from {relation} limit {HOT_SAMPLE_ROWS}) as s "
+            f"select hash(id) as h from (select * from {relation} limit {TUNING['sample_rows']}) as s "
             f"group by hash(id) having count(*) >= {least}"
         ).collect()
 

@@ -9,16 +9,16 @@
   broadcast never shuffles the right side, but it pairs each right row with every later left
   row of its key on the allowed side, and every task holds the left rows as a hash table. So the
   limit is on bytes: the left rows times their estimated size in that table (_asof_broadcast_row_bytes)
-  at most var('temporal_joins_broadcast_max_bytes', 512 MiB), and optionally at most
-  var('temporal_joins_broadcast_max_rows') rows (no row limit by default). Bounded work while
+  at most var temporal_joins_broadcast_max_bytes, and optionally at most var
+  temporal_joins_broadcast_max_rows rows (no row limit by default; defaults: _tuning.sql). Bounded work while
   compiling (docs/design.md, "What compiling costs"): the left rows from the metastore's statistics,
   else one count(*) (which columnar tables answer from file footers, without reading rows); past
   the limit that is all. Within it, rows per key are counted on a random sample of about
-  _tj_compile_sample_rows() rows, as the Python rule counts them: a left side within the rule
+  _tj_setting('sample_rows') rows, as the Python rule counts them: a left side within the rule
   always passes (a key's sampled count is at most its row count), a hot key fails, a few keys just
   over the limit may pass (which costs a little time, never rows). Without keys, a CTE left side
   (nothing to query), map columns (cannot be grouped), at parse time or with
-  var('temporal_joins_compile_queries') false, auto means union.
+  var temporal_joins_compile_queries false, auto means union.
 -#}
 {% macro _asof_auto_strategy(m, left_info, pairs) %}
   {%- if not pairs or left_info.columns is none or not temporal_joins._tj_compile_queries(m) -%}
@@ -48,18 +48,18 @@
   {{ return('union') }}
 {% endmacro %}
 
-{#- auto's limits, checked: max_bytes (default 512 MiB: a 4 GB driver broadcasts 10M three-column rows, a
-    2 GB one refuses them), max_rows (default none: no row limit) and max_rows_per_key (default 2). -#}
+{#- auto's limits, checked: max_bytes, max_rows (none: no row limit) and max_rows_per_key; a limit whose default is
+    none may be set to none. Defaults: _tuning.sql. -#}
 {% macro _asof_broadcast_limits(m) %}
   {%- set limits = {} -%}
-  {%- for name, default in [('temporal_joins_broadcast_max_bytes', 536870912),
-                            ('temporal_joins_broadcast_max_rows', none),
-                            ('temporal_joins_broadcast_max_rows_per_key', 2)] -%}
-    {%- if default is none and var(name, none) is none -%}
+  {%- for name in ['temporal_joins_broadcast_max_bytes', 'temporal_joins_broadcast_max_rows',
+                   'temporal_joins_broadcast_max_rows_per_key'] -%}
+    {%- set nullable = temporal_joins._tj_tuning()[name] is none -%}
+    {%- if nullable and temporal_joins._tj_setting(name) is none -%}
       {%- do limits.update({name: none}) -%}
     {%- else -%}
-      {%- do limits.update({name: temporal_joins._tj_whole_number_var(m, name, default, 0, none,
-                            'a non-negative whole number' ~ (' or none (no limit)' if default is none else ''))}) -%}
+      {%- do limits.update({name: temporal_joins._tj_whole_number_var(m, name, 0, none,
+                            'a non-negative whole number' ~ (' or none (no limit)' if nullable else ''))}) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(limits) }}
@@ -95,14 +95,15 @@
   {{ return(0) }}
 {% endmacro %}
 
-{#- auto's per-key query: the most rows of one key among a random sample of about _tj_compile_sample_rows()
+{#- auto's per-key query: the most rows of one key among a random sample of about _tj_setting('sample_rows')
     of the left side's `rows` rows (all of them when fewer); relation_sql and keys are validated. -#}
 {% macro _asof_auto_stats_sql(relation_sql, keys, rows) %}
   {%- set quoted = [] -%}
   {%- for k in keys -%}{%- do quoted.append(temporal_joins._tj_q(k)) -%}{%- endfor -%}
-  {%- set fraction = temporal_joins._tj_compile_sample_rows() / rows -%}
+  {%- set fraction = temporal_joins._tj_setting('sample_rows') / rows -%}
   {{ return('select max(tj__n) as tj__per_key from (select count(*) as tj__n from ' ~ relation_sql
-            ~ (' where rand(7) < ' ~ '%.9f' | format(fraction) if fraction < 1 else '')
+            ~ (' where rand(' ~ temporal_joins._tj_setting('sample_seed') ~ ') < ' ~ '%.9f' | format(fraction)
+               if fraction < 1 else '')
             ~ ' group by ' ~ quoted | join(', ') ~ ') as tj__key_counts') }}
 {% endmacro %}
 

@@ -33,9 +33,9 @@
 {% endmacro %}
 
 {#- A var that must be a whole number from `least` to `most` (none: no upper bound), else a compile error naming
-    the var, `allowed` and the value; returns it as an int. -#}
-{% macro _tj_whole_number_var(m, name, default, least, most, allowed) %}
-  {%- set value = var(name, default) -%}
+    the var, `allowed` and the value; returns it as an int. Its default: the tuning table's (_tuning.sql). -#}
+{% macro _tj_whole_number_var(m, name, least, most, allowed) %}
+  {%- set value = temporal_joins._tj_setting(name) -%}
   {%- if value is not number or value is boolean or value < least or (most is not none and value > most)
         or value != value | int -%}
     {{ temporal_joins._tj_fail(m, 'var ' ~ name, allowed, value) }}
@@ -190,31 +190,27 @@
 {% endmacro %}
 
 {#-
-  var('temporal_joins_compile_queries', true): whether macros may query their inputs while dbt compiles.
+  var temporal_joins_compile_queries (default true): whether macros may query their inputs while dbt compiles.
   What they query is bounded (docs/design.md, "What compiling costs"): asof_join's and window_aggregate's
   `auto` counts the left rows (metadata, or a count(*) that columnar tables answer from file footers) and
-  counts rows per key on a sample of about 100,000 of at most its row limit. Everything else the joins
-  measure (time-to-live bounds, time ranges, an interval join's reach and bin) is measured when the
-  query runs, but for the Hive flavour's interval join bin (from the first _tj_compile_sample_rows()
+  counts rows per key on a sample of about _tj_setting('sample_rows') of at most its row limit. Everything
+  else the joins measure (time-to-live bounds, time ranges, an interval join's reach and bin) is measured
+  when the query runs, but for the Hive flavour's interval join bin (from the first _tj_setting('sample_rows')
   rows of each side). false: no query at all; `auto` takes union, and the Hive flavour's interval
   join needs bin_size.
 -#}
 {% macro _tj_compile_queries(macro_name) %}
-  {%- set allowed = var('temporal_joins_compile_queries', true) -%}
+  {%- set allowed = temporal_joins._tj_setting('temporal_joins_compile_queries') -%}
   {%- if allowed is not sameas true and allowed is not sameas false -%}
     {{ temporal_joins._tj_fail(macro_name, 'var temporal_joins_compile_queries', 'true, false', allowed) }}
   {%- endif -%}
   {{ return(allowed and execute) }}
 {% endmacro %}
 
-{#- How many rows a compile-time sample reads at most (auto's rows per key; the Hive flavour's interval
-    bin): the Python rule's STATS_SAMPLE_ROWS (src/temporal_joins/broadcast_rule.py). -#}
-{% macro _tj_compile_sample_rows() %}{{ return(100000) }}{% endmacro %}
-
-{#- A query's first _tj_compile_sample_rows() rows, as a subquery: a limit stops each task's scan there, so a
+{#- A query's first _tj_setting('sample_rows') rows, as a subquery: a limit stops each task's scan there, so a
     compile-time measurement reads a bounded sample whatever the table's size. -#}
 {% macro _tj_first_rows(select_sql) %}
-  {{ return('(' ~ select_sql ~ ' limit ' ~ temporal_joins._tj_compile_sample_rows() ~ ')') }}
+  {{ return('(' ~ select_sql ~ ' limit ' ~ temporal_joins._tj_setting('sample_rows') ~ ')') }}
 {% endmacro %}
 
 {#-

@@ -3,10 +3,10 @@
   customer, a house account, a market index) puts them all in one window partition: one task sorts and
   scans them, and the join stops scaling at about two cores. So a key is split when its estimated left rows
   would hold the stage: more than twice the rows each core gets (the left rows over the session's cores,
-  var('temporal_joins_parallelism') or measured: tj_cores_query), and at least _asof_hot_least_rows() (below
+  var temporal_joins_parallelism or measured: tj_cores_query), and at least _tj_setting('hot_least_rows') (below
   that the split's extra stages cost more than the cores it frees, benchmarks/README.md, "The hot-key rule"); or at
-  var('temporal_joins_hot_key_rows', 10000000) left rows whatever the cores. The estimate is its share of the
-  first _tj_compile_sample_rows() left rows (a limit, read while compiling) times the left rows (auto's
+  var temporal_joins_hot_key_rows left rows whatever the cores (defaults: _tuning.sql). The estimate is its share
+  of the first _tj_setting('sample_rows') left rows (a limit, read while compiling) times the left rows (auto's
   count, the metastore's statistics, or a count(*), which columnar files answer from their footers).
   Its rows get a range id from their time
   (approximate quantiles of the hot keys' right times, measured when the query runs, read through the
@@ -39,7 +39,7 @@
                                                 .columns[0].values()[0] or 0}) -%}
   {%- endif -%}
   {%- set rows = (check.left_info.counted if check.left_info.counted is defined else check.left_info.rows) | int -%}
-  {%- set sampled = [rows, temporal_joins._tj_compile_sample_rows()] | min -%}
+  {%- set sampled = [rows, temporal_joins._tj_setting('sample_rows')] | min -%}
   {%- set threshold = temporal_joins._asof_hot_threshold(check, rows, p) -%}
   {#- the least sampled count that scales to the threshold: count * rows / sampled >= threshold -#}
   {%- set least = ((threshold * sampled + rows - 1) // rows) if rows > 0 else 0 -%}
@@ -54,11 +54,11 @@
 {% endmacro %}
 
 {#- The estimated left rows that make a key hot: check.hot_rows, or fewer where one key would hold the stage:
-    more than twice the rows each of the session's cores gets, and at least _asof_hot_least_rows(). Two
+    more than twice the rows each of the session's cores gets, and at least _tj_setting('hot_least_rows'). Two
     cores never split by share (a key would need more than all the rows). The cores are counted only when
     that could lower the threshold. -#}
 {% macro _asof_hot_threshold(check, rows, p) %}
-  {%- set least_rows = temporal_joins._asof_hot_least_rows() -%}
+  {%- set least_rows = temporal_joins._tj_setting('hot_least_rows') -%}
   {%- if rows <= least_rows or check.hot_rows <= least_rows -%}{{ return(check.hot_rows) }}{%- endif -%}
   {%- set cores = check.cores -%}
   {%- if cores == 0 -%}
@@ -69,24 +69,23 @@
   {{ return([check.hot_rows, [least_rows, (2 * rows) // ([cores, 1] | max) + 1] | max] | min) }}
 {% endmacro %}
 
-{#- The fewest estimated left rows a key is split at for its share (benchmarks/README.md, "The hot-key rule"). -#}
-{% macro _asof_hot_least_rows() %}{{ return(500000) }}{% endmacro %}
-
 {#- Key types that hash alike on both sides when their type names are equal (no floating point, no collation). -#}
 {% macro _asof_hot_key_types() %}
   {{ return('^(tinyint|smallint|int|integer|bigint|string|date|timestamp|timestamp_ntz|boolean'
             ~ '|decimal\\(\\d+, ?\\d+\\))$') }}
 {% endmacro %}
 
-{#- The compile-time sample (bounded: the first _tj_compile_sample_rows() left rows): the hash of each key with at
-    least `least` rows in it, at most 100, the biggest first. relation_sql and keys are validated. -#}
+{#- The compile-time sample (bounded: the first _tj_setting('sample_rows') left rows): the hash of each key with
+    at least `least` rows in it, at most _tj_setting('hot_keys_max'), the biggest first. relation_sql and keys are
+    validated. -#}
 {% macro _asof_hot_sample_sql(relation_sql, keys, least) %}
   {%- set quoted = [] -%}
   {%- for k in keys -%}{%- do quoted.append('tj__s.' ~ temporal_joins._tj_q(k)) -%}{%- endfor -%}
   {%- set hashed = temporal_joins._asof_hot_hash(quoted) -%}
   {{ return('select tj__h from (select ' ~ hashed ~ ' as tj__h, count(*) as tj__n from '
             ~ temporal_joins._tj_first_rows('select * from ' ~ relation_sql) ~ ' as tj__s group by ' ~ hashed
-            ~ ') as tj__keys where tj__n >= ' ~ least ~ ' order by tj__n desc, tj__h limit 100') }}
+            ~ ') as tj__keys where tj__n >= ' ~ least ~ ' order by tj__n desc, tj__h limit '
+            ~ temporal_joins._tj_setting('hot_keys_max')) }}
 {% endmacro %}
 
 {#- The hash that marks a hot key's rows: one int over the key columns (expressions). -#}

@@ -98,24 +98,26 @@
             ~ ranges.right_info.sql ~ ' as tj__qsrc)', 'tj__q', probe, 'tj__lo')) }}
 {% endmacro %}
 
-{#- var('temporal_joins_time_ranges', 64), checked: the number of ranges (1: one window, no query).
-    At most 1024: the binary search is written out, one CASE branch per range. -#}
+{#- var temporal_joins_time_ranges (its default: _tuning.sql), checked: the number of ranges (1: one window, no
+    query). At most 1024: the binary search is written out, one CASE branch per range. -#}
 {% macro _asof_time_range_count(m) %}
-  {{ return(temporal_joins._tj_whole_number_var(m, 'temporal_joins_time_ranges', 64, 1, 1024,
+  {{ return(temporal_joins._tj_whole_number_var(m, 'temporal_joins_time_ranges', 1, 1024,
             'a whole number from 1 (one window without ranges) to 1024')) }}
 {% endmacro %}
 
 {#- The statistics query: one row, tj__stats: {splits: the approximate quantiles of the right time's image at
     1/ranges, 2/ranges, ..., lo, hi: its least and greatest value}, NaN left out (relation_sql and right_time are
-    validated; ranges defaults to the var). Accuracy 1000 (0.1% of the rows) is plenty for balancing, and about twice
-    as fast as Spark's default on 50M rows. -#}
+    validated; ranges defaults to the var). The accuracy, _tj_setting('quantile_accuracy') (an error of 1/accuracy
+    of the rows), is plenty for balancing, and about twice as fast as Spark's default on 50M rows. -#}
 {% macro _asof_time_splits_sql(relation_sql, right_time, kind, ranges=none) %}
   {%- set ranges = temporal_joins._asof_time_range_count('asof_join') if ranges is none else ranges -%}
   {%- set fractions = [] -%}
   {%- for i in range(1, ranges) -%}{%- do fractions.append('%.6f' | format(i / ranges)) -%}{%- endfor -%}
   {%- set image = temporal_joins._asof_time_image('tj__qsrc.' ~ temporal_joins._tj_q(right_time), kind) -%}
+  {%- set accuracy = temporal_joins._tj_setting('quantile_accuracy') -%}
   {{ return("select named_struct('splits', percentile_approx(" ~ image ~ ', array(' ~ fractions | join(', ')
-            ~ "), 1000), 'lo', min(" ~ image ~ "), 'hi', max(" ~ image ~ ')) as tj__stats from ' ~ relation_sql
+            ~ '), ' ~ accuracy ~ "), 'lo', min(" ~ image ~ "), 'hi', max(" ~ image ~ ')) as tj__stats from '
+            ~ relation_sql
             ~ ' as tj__qsrc where not isnan(' ~ image ~ ')') }}
 {% endmacro %}
 
@@ -296,9 +298,9 @@ from (
   {%- if not pairs or left_info.columns is none or not temporal_joins._tj_compile_queries(m) -%}
     {{ return(none) }}
   {%- endif -%}
-  {%- set hot_rows = temporal_joins._tj_whole_number_var(m, 'temporal_joins_hot_key_rows', 10000000, 0, none,
+  {%- set hot_rows = temporal_joins._tj_whole_number_var(m, 'temporal_joins_hot_key_rows', 0, none,
                        'a non-negative whole number of left rows (0: never split a key)') -%}
-  {%- set cores = temporal_joins._tj_whole_number_var(m, 'temporal_joins_parallelism', 0, 0, none,
+  {%- set cores = temporal_joins._tj_whole_number_var(m, 'temporal_joins_parallelism', 0, none,
                     "a whole number of cores, 1 or more (0, the default: the session's, measured while compiling)") -%}
   {%- if hot_rows == 0 -%}{{ return(none) }}{%- endif -%}
   {%- set ranges = temporal_joins._asof_time_ranges(m, left_info, left_time, right_info, right_time) -%}

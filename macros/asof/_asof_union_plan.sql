@@ -105,12 +105,12 @@
              'entry_columns': entry_columns}) }}
 {% endmacro %}
 
-{#- var('temporal_joins_union_columns_max', 2), checked: how many right columns an entry may have for the columns
-    form (_asof_union_plan); wider entries travel as one struct each. Measured on left20 at 1M (benchmarks/README.md,
-    "Parity with tempo"): 2 columns ran about 5% faster as columns, 4 about as fast either way, 8 about 19% slower. At
-    most 30: the mask's bits fit an int. -#}
+{#- var temporal_joins_union_columns_max (its default: _tuning.sql), checked: how many right columns an entry may
+    have for the columns form (_asof_union_plan); wider entries travel as one struct each. Measured on left20 at 1M
+    (benchmarks/README.md, "Parity with tempo"): 2 columns ran about 5% faster as columns, 4 about as fast either
+    way, 8 about 19% slower. At most 30: the mask's bits fit an int. -#}
 {% macro _asof_union_column_limit(m) %}
-  {{ return(temporal_joins._tj_whole_number_var(m, 'temporal_joins_union_columns_max', 2, 0, 30,
+  {{ return(temporal_joins._tj_whole_number_var(m, 'temporal_joins_union_columns_max', 0, 30,
             'a whole number from 0 (always one struct per right row) to 30')) }}
 {% endmacro %}
 
@@ -156,9 +156,9 @@
     'time': SQL of the time back from a folded value ('{}')}, or none (no room: a time of another type, or
     timestamp_ntz, whose micros pass through the session time zone). A bigint time has room only when it stays
     within +-2^(63 - flags) (epoch seconds to microseconds do; a sentinel such as 2^63 - 1 does not), which only the
-    project can promise: var('temporal_joins_union_fold_bigint', false). A timestamp outside Spark's years 0001-9999
-    has room for 5 flags at least. Either time outside +-2^(63 - flags) stops the query with an error that names the
-    way around it, rather than wrap. -#}
+    project can promise: var temporal_joins_union_fold_bigint (default false). A timestamp outside Spark's years
+    0001-9999 has room for 5 flags at least. Either time outside +-2^(63 - flags) stops the query with an error that
+    names the way around it, rather than wrap. -#}
 {% macro _asof_union_fold(p, e, flags) %}
   {%- set m = p.macro -%}
   {%- set column = temporal_joins._tj_find_column(e.right_info, e.right_time) -%}
@@ -171,7 +171,7 @@
     {%- set back, room = 'date_from_unix_date(cast({} as int))', true -%}
   {%- elif dtype in ['bigint', 'long']
            and temporal_joins._tj_bool(m, 'var temporal_joins_union_fold_bigint',
-                                       var('temporal_joins_union_fold_bigint', false)) -%}
+                                       temporal_joins._tj_setting('temporal_joins_union_fold_bigint')) -%}
     {%- set whole, back, room = t, '{}', false -%}
   {%- elif dtype == 'timestamp' and flags <= 5 -%}
     {%- set whole, back, room = p.dialect.epoch(t, 'micros'), 'timestamp_micros({})', false -%}

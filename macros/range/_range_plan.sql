@@ -59,8 +59,8 @@
   longest 1% / 0.1% are copied into more than ~11 / ~101 buckets; 1 unit when there is no span
   of positive length. Spark measures it when the query runs (a scalar subquery, planned once, so
   both sides' buckets use one bin); the Hive flavour with one query while the model compiles, over
-  the first _tj_compile_sample_rows() rows of each side (a limit: bounded at any table size), which
-  needs relations and var('temporal_joins_compile_queries').
+  the first _tj_setting('sample_rows') rows of each side (a limit: bounded at any table size), which
+  needs relations and var temporal_joins_compile_queries.
 -#}
 {% macro _interval_bin(spec) %}
   {%- if not execute -%}{{ return(1.0) }}{%- endif -%}
@@ -109,9 +109,9 @@ where len > 0
   {{ return(value | float) }}
 {% endmacro %}
 
-{#- What the Hive flavour's bin is measured with: the reach of the first _tj_compile_sample_rows() rows of each side,
+{#- What the Hive flavour's bin is measured with: the reach of the first _tj_setting('sample_rows') rows of each side,
     from one query while the model compiles (a limit: bounded at any table size), as literals. A CTE input or
-    var('temporal_joins_compile_queries') false: nothing to measure with (_interval_bin asks for bin_size). -#}
+    var temporal_joins_compile_queries false: nothing to measure with (_interval_bin asks for bin_size). -#}
 {% macro _range_clamp_literals(spec) %}
   {%- if not execute or not temporal_joins._tj_compile_queries(spec.macro) -%}
     {{ return({'how': 'none'}) }}

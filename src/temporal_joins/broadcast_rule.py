@@ -11,12 +11,13 @@ import pyarrow.compute as pc
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
-# auto's rule: the same defaults as the macro's vars temporal_joins_broadcast_max_bytes, _max_rows, _max_rows_per_key
-BROADCAST_MAX_BYTES = 512 * 1024 * 1024  # a 4 GB driver broadcasts 10M three-column rows; a 2 GB one refuses them
-BROADCAST_MAX_ROWS: int | None = None  # no row limit: the bytes decide
-BROADCAST_MAX_ROWS_PER_KEY = 2
-STATS_SAMPLE_ROWS = 100_000  # rows per key are counted on a sample of about this many left rows
-STATS_SAMPLE_SEED = 7
+from temporal_joins.tuning import TUNING
+
+# auto's rule, from the tuning table (the macro's vars temporal_joins_broadcast_max_bytes, _max_rows, _max_rows_per_key)
+BROADCAST_MAX_BYTES = TUNING["temporal_joins_broadcast_max_bytes"]
+BROADCAST_MAX_ROWS: int | None = TUNING["temporal_joins_broadcast_max_rows"]
+BROADCAST_MAX_ROWS_PER_KEY = TUNING["temporal_joins_broadcast_max_rows_per_key"]
+STATS_SAMPLE_ROWS = TUNING["sample_rows"]  # rows per key are counted on a sample of about this many left rows
 
 
 def ungroupable_columns(df: DataFrame) -> list[str]:
@@ -68,7 +69,7 @@ def spine_fits(left_df: DataFrame, keys: list[str]) -> bool:
     # one long per row, whatever the key types; null keys hash alike, as group-by groups them
     hashed = left_df.select(F.xxhash64(*[F.col(f"`{k}`") for k in keys]).alias("k"))
     if fraction < 1.0:
-        hashed = hashed.where(F.rand(STATS_SAMPLE_SEED) < fraction)
+        hashed = hashed.where(F.rand(TUNING["sample_seed"]) < fraction)
     return max_rows_per_key(hashed) <= BROADCAST_MAX_ROWS_PER_KEY
 
 

@@ -13,17 +13,17 @@ from pyspark.sql import types as T
 
 from temporal_joins.asof._exprs import time_units
 from temporal_joins.asof.spec import AsofSpec
+from temporal_joins.tuning import TUNING
 
-# A hot key (the macro's _asof_hot_keys.sql and its vars' defaults): one whose share of the first HOT_SAMPLE_ROWS
-# left rows, scaled to all of them, reaches HOT_KEY_ROWS left rows, or would hold its stage: more than twice the
-# left rows each of PARALLELISM cores gets (0: the session's, measured) and at least HOT_LEAST_ROWS. Its rows
-# split into HOT_KEY_RANGES ranges of time.
-HOT_KEY_ROWS = 10_000_000
-HOT_LEAST_ROWS = 500_000
-PARALLELISM = 0
-HOT_KEY_RANGES = 64
-HOT_SAMPLE_ROWS = 100_000
-HOT_KEYS_MAX = 100
+# A hot key (the macro's _asof_hot_keys.sql; the values from the tuning table): one whose share of the first
+# HOT_SAMPLE_ROWS left rows, scaled to all of them, reaches HOT_KEY_ROWS left rows, or would hold its stage: more
+# than twice the left rows each of PARALLELISM cores gets (0: the session's, measured) and at least HOT_LEAST_ROWS.
+# Its rows split into HOT_KEY_RANGES ranges of time.
+HOT_KEY_ROWS = TUNING["temporal_joins_hot_key_rows"]
+HOT_LEAST_ROWS = TUNING["hot_least_rows"]
+PARALLELISM = TUNING["temporal_joins_parallelism"]
+HOT_KEY_RANGES = TUNING["temporal_joins_time_ranges"]
+HOT_SAMPLE_ROWS = TUNING["sample_rows"]
 _LOOKUP_STEPS = 4096  # the lookup travels as one SQL array literal
 # key types whose equal values hash alike on both sides (no floating point, no collation)
 _HASHABLE_KEYS = (
@@ -64,7 +64,7 @@ def hot_split(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> dict | No
         .count()
         .where(F.col("count") >= least)
         .orderBy(F.col("count").desc(), "h")
-        .limit(HOT_KEYS_MAX)
+        .limit(TUNING["hot_keys_max"])
         .collect()
     ]
     if not hot:
@@ -75,7 +75,7 @@ def hot_split(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> dict | No
         right_df.where(F.hash(*[F.col(f"`{rk}`") for _, rk in s.by]).isin(hot))
         .select(x.alias("x"))
         .where(F.col("x").isNotNull() & ~F.isnan("x"))
-        .agg(F.percentile_approx("x", fractions, 1000), F.min("x"), F.max("x"))
+        .agg(F.percentile_approx("x", fractions, TUNING["quantile_accuracy"]), F.min("x"), F.max("x"))
         .first()
     )
     if stats is None or stats[1] is None:

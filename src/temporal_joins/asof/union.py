@@ -22,9 +22,10 @@ from pyspark.sql import types as T
 from temporal_joins.asof._exprs import internal_name, time_units, within_tolerance
 from temporal_joins.asof.hot_keys import carry_across_ranges, hot_split, range_of
 from temporal_joins.asof.spec import AsofSpec
+from temporal_joins.tuning import TUNING
 
 # the columns form's widest right side (the macro's _asof_union_column_limit): wider ones travel as one struct
-COLUMN_LIMIT = 2
+COLUMN_LIMIT = TUNING["temporal_joins_union_columns_max"]
 
 
 def _null_bits(right: DataFrame, s: AsofSpec) -> list[int | None]:
