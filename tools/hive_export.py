@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tools.dbt_render import PACKAGE_ONLY, render_calls
+from tools.dbt_render import PACKAGE_ONLY, Renderer
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = REPO / "benchmarks" / "hiveql"
@@ -107,9 +107,10 @@ TABLE_COLUMNS = {
 
 
 def render(calls: list[dict]) -> dict[str, str]:
-    """Render macro calls on the package itself, columns from TABLE_COLUMNS: {id: sql}."""
+    """Render macro calls on the package itself, columns from TABLE_COLUMNS: {id: sql}. No engine: the
+    calls run no compile-time query (tools/dbt_render.Renderer would refuse one)."""
     with tempfile.TemporaryDirectory(prefix="tj_hive_export_") as scratch:
-        return render_calls(calls, PACKAGE_ONLY, columns=TABLE_COLUMNS, scratch=Path(scratch))
+        return Renderer(PACKAGE_ONLY, columns=TABLE_COLUMNS, scratch=Path(scratch)).render(calls)
 
 
 def queries() -> dict[str, tuple[str, str]]:

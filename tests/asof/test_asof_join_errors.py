@@ -1,198 +1,232 @@
 """Bad input is a compile-time error that names the macro, the argument, the allowed values
-and the value received, and nothing reaches Spark."""
+and the value received, and nothing reaches Spark.
+
+The calls render on the package-only project (tools/dbt_render.Renderer: one parse for the module), the
+integration seeds' columns answered from COLUMNS: no engine is asked anything, and a statement meant for one
+(an injected one included) would be refused and kept in the renderer's `queries`, which the module checks
+is empty. Only test_a_model_name_without_ref_is_pointed_at_ref compiles inside the integration project on
+Spark: its check reads the model's own code and the project's graph, which exist only while a node compiles.
+"""
 
 from __future__ import annotations
 
 import pytest
 
-CALL = "{{{{ temporal_joins.asof_join({args}) }}}}"
-REFS = "ref('asof_labels'), ref('asof_features'), "
-BASE = REFS + "'label_time', 'feature_time', by='id'"
+from tools.dbt_render import PACKAGE_ONLY, Renderer
+
+# the integration seeds' columns (integration_tests/dbt_project.yml's column_types), as ref() names them
+COLUMNS = {
+    "temporal_joins.asof_labels": [("id", "int"), ("label_time", "timestamp"), ("label", "string")],
+    "temporal_joins.asof_features": [
+        ("id", "int"),
+        ("feature_time", "timestamp"),
+        ("value", "double"),
+        ("version", "int"),
+    ],
+}
+LABELS = {"relation": "temporal_joins.asof_labels"}  # ref('asof_labels')
+FEATURES = {"relation": "temporal_joins.asof_features"}  # ref('asof_features')
+REFS = dict(left=LABELS, right=FEATURES)
+BASE = dict(REFS, left_time="label_time", right_time="feature_time", by="id")
 
 # (id, arguments, substrings the message must contain)
 CASES = [
     (
         "direction",
-        BASE + ", direction='sideways'",
+        dict(BASE, direction="sideways"),
         ["asof_join", "`direction`", "backward, forward, nearest", "'sideways'"],
     ),
-    ("join_type", BASE + ", join_type='outer'", ["asof_join", "`join_type`", "left, inner", "'outer'"]),
+    ("join_type", dict(BASE, join_type="outer"), ["asof_join", "`join_type`", "left, inner", "'outer'"]),
     (
         "strategy",
-        BASE + ", strategy='magic'",
+        dict(BASE, strategy="magic"),
         ["asof_join", "`strategy`", "auto, union, exploding, broadcast", "'magic'"],
     ),
     (
+        # columns: without keys the right's `id` would come out and collide with the left's (a check that comes
+        # first once the columns are known; `dbt compile --inline` raised this one while parsing, columns unknown)
         "broadcast_without_by",
-        REFS + "'label_time', 'feature_time', strategy='broadcast'",
+        dict(REFS, left_time="label_time", right_time="feature_time", strategy="broadcast", columns=["value"]),
         ["asof_join", "`by`", "one or more key columns when strategy is broadcast", "Received: []"],
     ),
     (
         "missing_left_time",
-        REFS + "right_time='feature_time', by='id'",
+        dict(REFS, right_time="feature_time", by="id"),
         ["asof_join", "`left_time`", "required", "none"],
     ),
-    ("missing_right_time", REFS + "'label_time', by='id'", ["asof_join", "`right_time`", "required", "none"]),
+    (
+        "missing_right_time",
+        dict(REFS, left_time="label_time", by="id"),
+        ["asof_join", "`right_time`", "required", "none"],
+    ),
     (
         "missing_right",
-        "ref('asof_labels'), left_time='label_time', right_time='feature_time'",
+        dict(left=LABELS, left_time="label_time", right_time="feature_time"),
         ["asof_join", "`right`", "required"],
     ),
     (
         "allow_exact_matches",
-        BASE + ", allow_exact_matches='yes'",
+        dict(BASE, allow_exact_matches="yes"),
         ["asof_join", "`allow_exact_matches`", "true, false", "'yes'"],
     ),
     (
         "skip_nulls",
-        BASE + ", skip_nulls='yes'",
+        dict(BASE, skip_nulls="yes"),
         ["asof_join", "`skip_nulls`", "true, false", "'yes'"],
     ),
-    ("tolerance_negative", REFS + "'id', 'id', tolerance=-5", ["`tolerance`", "non-negative number", "-5"]),
-    ("tolerance_malformed", BASE + ", tolerance='5 parsecs'", ["`tolerance`", "interval string", "'5 parsecs'"]),
+    (
+        "tolerance_negative",
+        dict(REFS, left_time="id", right_time="id", tolerance=-5),
+        ["`tolerance`", "non-negative number", "-5"],
+    ),
+    ("tolerance_malformed", dict(BASE, tolerance="5 parsecs"), ["`tolerance`", "interval string", "'5 parsecs'"]),
     (
         "tolerance_number_for_timestamp",
-        BASE + ", tolerance=5",
+        dict(BASE, tolerance=5),
         ["`tolerance`", "timestamp time columns", "Received: 5."],
     ),
     (
         "tolerance_interval_for_number",
-        REFS + "'id', 'id', tolerance='1 day'",
+        dict(REFS, left_time="id", right_time="id", tolerance="1 day"),
         ["`tolerance`", "non-negative number", "'1 day'"],
     ),
     (
         "tolerance_fraction_of_hours",
-        BASE + ", tolerance='1.5 hours'",
+        dict(BASE, tolerance="1.5 hours"),
         ["`tolerance`", "only allowed for seconds", "'1.5 hours'"],
     ),
     (
         "tolerance_injection",
-        BASE + ", tolerance='1 day); drop table tj_canary.x; --'",
+        dict(BASE, tolerance="1 day); drop table tj_canary.x; --"),
         ["`tolerance`", "interval string", "drop table tj_canary.x"],
     ),
     (
         "unknown_left_time",
-        REFS + "'nope', 'feature_time', by='id'",
+        dict(REFS, left_time="nope", right_time="feature_time", by="id"),
         ["`left_time`", "column not found", "'nope'", "label_time"],
     ),
     (
         "unknown_right_time",
-        REFS + "'label_time', 'nope', by='id'",
+        dict(REFS, left_time="label_time", right_time="nope", by="id"),
         ["`right_time`", "column not found", "'nope'", "feature_time"],
     ),
     (
         "unknown_by",
-        REFS + "'label_time', 'feature_time', by=[['id', 'customer']]",
+        dict(REFS, left_time="label_time", right_time="feature_time", by=[["id", "customer"]]),
         ["`by`", "column not found", "'customer'"],
     ),
-    ("unknown_columns", BASE + ", columns=['value', 'nope']", ["`columns`", "column not found", "'nope'"]),
-    ("unknown_order_by", BASE + ", order_by='nope'", ["`order_by`", "column not found", "'nope'"]),
+    ("unknown_columns", dict(BASE, columns=["value", "nope"]), ["`columns`", "column not found", "'nope'"]),
+    ("unknown_order_by", dict(BASE, order_by="nope"), ["`order_by`", "column not found", "'nope'"]),
     (
         "time_kinds_differ",
-        REFS + "'label_time', 'version', by='id'",
+        dict(REFS, left_time="label_time", right_time="version", by="id"),
         ["`right_time`", "different kinds", "timestamp", "numeric_integral", "'version'"],
     ),
     (
         "time_not_temporal",
-        REFS + "'label', 'feature_time', by='id'",
+        dict(REFS, left_time="label", right_time="feature_time", by="id"),
         ["`left_time`", "numeric, timestamp or date", "'label'"],
     ),
     (
         "prefix_collision",
-        BASE + ", columns=['id', 'value']",
+        dict(BASE, columns=["id", "value"]),
         ["`prefix`", "`id`", "collides with left column `id`", "Received: ''"],
     ),
-    ("prefix_injection", BASE + ", prefix='x` from y; --'", ["`prefix`", "letters, digits and underscores"]),
-    ("by_injection", REFS + "'label_time', 'feature_time', by='id) or (1=1'", ["`by`", "column name", "'id) or (1=1'"]),
-    ("by_shape", REFS + "'label_time', 'feature_time', by=[['id', 'id', 'id']]", ["`by`", "[left, right] pairs"]),
+    ("prefix_injection", dict(BASE, prefix="x` from y; --"), ["`prefix`", "letters, digits and underscores"]),
+    (
+        "by_injection",
+        dict(REFS, left_time="label_time", right_time="feature_time", by="id) or (1=1"),
+        ["`by`", "column name", "'id) or (1=1'"],
+    ),
+    (
+        "by_shape",
+        dict(REFS, left_time="label_time", right_time="feature_time", by=[["id", "id", "id"]]),
+        ["`by`", "[left, right] pairs"],
+    ),
 ]
 
 
 @pytest.fixture(scope="module")
-def canary(spark, seeded):
-    spark.sql("create database if not exists tj_canary")
-    spark.sql("create table if not exists tj_canary.x (a int) using parquet")
-    return seeded
+def renderer(tmp_path_factory):
+    """One parse of the package for the module; no engine behind it, and no compile-time query."""
+    return Renderer(
+        PACKAGE_ONLY,
+        dbt_vars={"temporal_joins_compile_queries": False},  # auto takes union without counting rows
+        columns=COLUMNS,
+        scratch=tmp_path_factory.mktemp("asof_join_errors"),
+    )
+
+
+BAD_RELATIONS = ["asof_labels; drop table tj_canary.x", "a.b.c.d", "no_schema_here.asof_labels"]
+# every call of the module that must fail: {id: (macro, kwargs)}
+FAILING = {
+    **{case_id: ("asof_join", args) for case_id, args, _ in CASES},
+    **{f"relation {relation}": ("asof_join", dict(BASE, left=relation)) for relation in BAD_RELATIONS},
+    "cte": ("asof_join", dict(BASE, right="f")),  # with f as (select * from {{ ref('asof_features') }}) ...
+    "hive_cte_left": ("hive__asof_join", dict(BASE, left="l", strategy="union")),
+    "negative_distance": ("range_join", dict(BASE, lower="-30 seconds")),
+}
+
+
+@pytest.fixture(scope="module")
+def messages(renderer) -> dict[str, str]:
+    """dbt's message for each failing call, each rendered on its own, all in one invocation."""
+    found = renderer.errors([{"id": i, "macro": macro, "kwargs": kwargs} for i, (macro, kwargs) in FAILING.items()])
+    assert renderer.queries == [], f"a statement was meant for the engine: {renderer.queries}"
+    return found
 
 
 @pytest.mark.parametrize("case_id,args,expected", CASES, ids=[c[0] for c in CASES])
-def test_bad_argument_is_a_compile_error(canary, spark, case_id, args, expected):
-    result = canary.compile_inline(CALL.format(args=args))
-    assert not result.success, f"{case_id}: compiled although invalid"
-    message = canary.failure_message(result)
+def test_bad_argument_is_a_compile_error(messages, case_id, args, expected):
+    message = messages[case_id]
     for part in expected:
         assert part in message, f"{case_id}: {part!r} not in message:\n{message}"
-    assert spark.catalog.tableExists("tj_canary.x"), "an injected statement ran"
 
 
-@pytest.mark.parametrize("relation", ["asof_labels; drop table tj_canary.x", "a.b.c.d", "no_schema_here.asof_labels"])
-def test_bad_relation_name_is_a_compile_error(canary, spark, relation):
-    sql = (
-        "{{ temporal_joins.asof_join('"
-        + relation
-        + "', ref('asof_features'), 'label_time', 'feature_time', by='id') }}"
-    )
-    result = canary.compile_inline(sql)
-    assert not result.success
-    message = canary.failure_message(result)
+@pytest.mark.parametrize("relation", BAD_RELATIONS)
+def test_bad_relation_name_is_a_compile_error(messages, relation):
+    message = messages[f"relation {relation}"]
     assert "`left`" in message and relation in message, message
-    assert spark.catalog.tableExists("tj_canary.x")
 
 
-def test_cte_input_requires_columns(canary):
-    sql = (
-        "with f as (select * from {{ ref('asof_features') }}) "
-        "{{ temporal_joins.asof_join(ref('asof_labels'), 'f', 'label_time', 'feature_time', by='id') }}"
-    )
-    result = canary.compile_inline(sql)
-    assert not result.success
-    message = canary.failure_message(result)
+def test_cte_input_requires_columns(messages):
+    message = messages["cte"]
     assert "`columns`" in message and "CTE" in message, message
 
 
-def test_valid_call_compiles(canary):
+def test_valid_call_compiles(renderer):
     """The error tests above fail for their argument, not because the call shape is wrong."""
-    result = canary.compile_inline(CALL.format(args=BASE + ", tolerance='interval 2 hours', prefix='f_'"))
-    assert result.success, canary.failure_message(result)
-    sql = result.result.results[0].node.compiled_code
+    call = {"id": "ok", "macro": "asof_join", "kwargs": dict(BASE, tolerance="interval 2 hours", prefix="f_")}
+    sql = renderer.render([call])["ok"]
     assert "INTERVAL '2' HOUR" in sql and "`f_value`" in sql
 
 
-def test_hive_flavour_needs_introspectable_left(canary):
+def test_hive_flavour_needs_introspectable_left(messages):
     """HiveQL cannot expand a struct with .*, so a CTE left side is refused for the Hive flavour."""
-    sql = (
-        "with l as (select * from {{ ref('asof_labels') }}) "
-        "{{ temporal_joins.hive__asof_join('l', ref('asof_features'), 'label_time', 'feature_time', 'id', "
-        "'backward', true, none, 'left', none, '', none, 'union', false) }}"
-    )
-    result = canary.compile_inline(sql)
-    assert not result.success
-    message = canary.failure_message(result)
+    message = messages["hive_cte_left"]
     assert "`left`" in message and "Hive flavour" in message and "'l'" in message, message
 
 
-def test_a_model_name_without_ref_is_pointed_at_ref(canary):
+def test_a_negative_distance_names_the_other_side(messages):
+    message = messages["negative_distance"]
+    assert "`lower`" in message, message
+    assert "distances are non-negative; `lower` reaches before left_time, use `upper` for after it" in message
+
+
+# On Spark (marked jvm by its `seeded` fixture): the check reads the model's code and the project's graph, which
+# exist only while a node compiles (`dbt compile --inline` in the integration project), not in a run-operation.
+def test_a_model_name_without_ref_is_pointed_at_ref(seeded):
     """A one-part name that is no CTE of the model but names a seed: the message says to use ref()."""
-    result = canary.compile_inline(
+    result = seeded.compile_inline(
         "{{ temporal_joins.asof_join('asof_labels', ref('asof_features'), 'label_time', 'feature_time', by='id') }}"
     )
     assert not result.success
-    message = canary.failure_message(result)
+    message = seeded.failure_message(result)
     assert "`left`" in message and "no CTE of this model is named `asof_labels`" in message, message
     assert "pass ref('asof_labels')" in message, message
     # the same name defined as a CTE of the model is a CTE, and compiles
-    cte = canary.compile_inline(
+    cte = seeded.compile_inline(
         "with asof_labels as (select * from {{ ref('asof_labels') }}) "
         "{{ temporal_joins.asof_join('asof_labels', ref('asof_features'), 'label_time', 'feature_time', by='id') }}"
     )
-    assert cte.success, canary.failure_message(cte)
-
-
-def test_a_negative_distance_names_the_other_side(canary):
-    result = canary.compile_inline(
-        "{{ temporal_joins.range_join(ref('asof_labels'), ref('asof_features'), 'label_time', 'feature_time', "
-        "by='id', lower='-30 seconds') }}"
-    )
-    message = canary.failure_message(result)
-    assert not result.success and "`lower`" in message, message
-    assert "distances are non-negative; `lower` reaches before left_time, use `upper` for after it" in message
+    assert cte.success, seeded.failure_message(cte)

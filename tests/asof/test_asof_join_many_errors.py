@@ -1,7 +1,8 @@
 """asof_join_many's bad arguments are compile errors in the shared shape: asof_join's message for
 the same bad argument, naming the entry (`rights[1].direction`); output names used twice name
 both uses; injection attempts never reach SQL. Rendered by dbt over the package's macros with the
-columns answered from a dict (tools/dbt_render.py): no Spark, one short dbt invocation per call.
+columns answered from a dict (tools/dbt_render.Renderer): no Spark, one parse, and every failing call rendered
+on its own in one dbt invocation.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import ast
 
 import pytest
 
-from tools.dbt_render import PACKAGE_ONLY, RenderError, public_defaults, render_calls
+from tools.dbt_render import PACKAGE_ONLY, Renderer, public_defaults
 
 COLUMNS = {
     "labels": [("id", "int"), ("account_id", "int"), ("label_time", "timestamp"), ("label", "string")],
@@ -23,15 +24,9 @@ OWNERS = {"relation": {"relation": "s.owners"}, "right_time": "assigned_at", "by
 
 
 @pytest.fixture(scope="module")
-def scratch(tmp_path_factory):
-    """One target/ for every call: dbt parses the package once and reuses the parse."""
-    return tmp_path_factory.mktemp("many_errors")
-
-
-def _message(scratch, macro: str, kwargs: dict) -> str:
-    with pytest.raises(RenderError) as error:
-        render_calls([{"id": "x", "macro": macro, "kwargs": kwargs}], PACKAGE_ONLY, columns=COLUMNS, scratch=scratch)
-    return str(error.value)
+def renderer(tmp_path_factory):
+    """One parse of the package for every call; no engine behind it."""
+    return Renderer(PACKAGE_ONLY, columns=COLUMNS, scratch=tmp_path_factory.mktemp("many_errors"))
 
 
 # (id, entry overrides for rights[1], the argument, the asof_join kwargs with the same bad value)
@@ -50,20 +45,22 @@ SAME_AS_ASOF_JOIN = [
 ]
 
 
-@pytest.mark.parametrize("case_id,overrides,argument", SAME_AS_ASOF_JOIN, ids=[c[0] for c in SAME_AS_ASOF_JOIN])
-def test_an_entrys_bad_argument_gives_asof_joins_message_naming_the_entry(scratch, case_id, overrides, argument):
+def _same_as_asof_join_calls(case_id: str, overrides: dict) -> dict[str, tuple[str, dict]]:
+    """The asof_join_many call with the bad entry, and asof_join's with the same arguments."""
     entry = {**OWNERS, **overrides}
-    many = _message(scratch, "asof_join_many", {"left": LEFT, "left_time": "label_time", "rights": [PLANS, entry]})
-    single = _message(
-        scratch,
-        "asof_join",
-        {
-            "left": LEFT,
-            "right": entry["relation"],
-            "left_time": "label_time",
-            **{k: v for k, v in entry.items() if k != "relation"},
-        },
-    )
+    single = {k: v for k, v in entry.items() if k != "relation"}
+    return {
+        f"many {case_id}": ("asof_join_many", {"left": LEFT, "left_time": "label_time", "rights": [PLANS, entry]}),
+        f"single {case_id}": (
+            "asof_join",
+            {"left": LEFT, "right": entry["relation"], "left_time": "label_time", **single},
+        ),
+    }
+
+
+@pytest.mark.parametrize("case_id,overrides,argument", SAME_AS_ASOF_JOIN, ids=[c[0] for c in SAME_AS_ASOF_JOIN])
+def test_an_entrys_bad_argument_gives_asof_joins_message_naming_the_entry(messages, case_id, overrides, argument):
+    many, single = messages[f"many {case_id}"], messages[f"single {case_id}"]
     line = next(line.strip() for line in single.splitlines() if "temporal_joins.asof_join:" in line)
     expected = line.replace("temporal_joins.asof_join:", "temporal_joins.asof_join_many:").replace(
         f"invalid argument `{argument}`", f"invalid argument `rights[1].{argument}`"
@@ -133,31 +130,52 @@ ERRORS = [
 ]
 
 
+HIVE_CTE_LEFT = {
+    "left": "labels_cte",
+    "left_time": "label_time",
+    "rights": [PLANS],
+    "join_type": "left",
+    "strategy": "union",
+}
+# every call of the module that must fail: {id: (macro, kwargs)}
+FAILING = {
+    **{
+        k: v
+        for case_id, overrides, _ in SAME_AS_ASOF_JOIN
+        for k, v in _same_as_asof_join_calls(case_id, overrides).items()
+    },
+    **{
+        case_id: ("asof_join_many", {"left": LEFT, "left_time": "label_time", **kwargs})
+        for case_id, kwargs, _ in ERRORS
+    },
+    "hive_cte_left": ("hive__asof_join_many", HIVE_CTE_LEFT),
+}
+
+
+@pytest.fixture(scope="module")
+def messages(renderer) -> dict[str, str]:
+    """dbt's message for each failing call, each rendered on its own, all in one invocation."""
+    found = renderer.errors([{"id": i, "macro": macro, "kwargs": kwargs} for i, (macro, kwargs) in FAILING.items()])
+    assert renderer.queries == [], f"a statement was meant for the engine: {renderer.queries}"
+    return found
+
+
 @pytest.mark.parametrize("case_id,kwargs,parts", ERRORS, ids=[c[0] for c in ERRORS])
-def test_bad_argument_is_a_compile_error(scratch, case_id, kwargs, parts):
-    message = _message(scratch, "asof_join_many", {"left": LEFT, "left_time": "label_time", **kwargs})
+def test_bad_argument_is_a_compile_error(messages, case_id, kwargs, parts):
+    message = messages[case_id]
     assert "temporal_joins.asof_join_many: invalid argument `" in message, message
     for part in parts:
         assert part in message, (case_id, part, message)
 
 
-def test_hive_flavour_needs_introspectable_left(scratch):
-    message = _message(
-        scratch,
-        "hive__asof_join_many",
-        {"left": "labels_cte", "left_time": "label_time", "rights": [PLANS], "join_type": "left", "strategy": "union"},
-    )
+def test_hive_flavour_needs_introspectable_left(messages):
+    message = messages["hive_cte_left"]
     assert "`left`" in message and "Hive flavour" in message and "'labels_cte'" in message, message
 
 
-def test_entry_defaults_are_asof_joins(scratch):
+def test_entry_defaults_are_asof_joins(renderer):
     """Each entry's defaults are asof_join's own (its signature holds them)."""
-    rendered = render_calls(
-        [{"id": "d", "macro": "_asof_many_entry_defaults", "kwargs": {}}],
-        PACKAGE_ONLY,
-        columns=COLUMNS,
-        scratch=scratch,
-    )
+    rendered = renderer.render([{"id": "d", "macro": "_asof_many_entry_defaults", "kwargs": {}}])
     defaults = ast.literal_eval(rendered["d"])
     signature = public_defaults()["asof_join"]
     assert defaults == {k: signature[k] for k in defaults}

@@ -1,28 +1,47 @@
 """range_join's, interval_join's and interval_aggregate's invalid arguments: each is a compile error.
 
-The calls name the range differential's tables (the column lookups need them): this module's `data`
-fixture builds them as tests/range/test_range_differential.py's does (tests/helpers/range_cases.py).
+The calls name the range differential's tables (tests/helpers/range_cases.py's Data builds them on Spark there);
+here their columns are answered from COLUMNS (tools/dbt_render.Renderer over the package's macros: one parse for
+the module, no engine, no JVM).
 """
 
 from __future__ import annotations
 
 import pytest
-from helpers.range_cases import Data
 
-from tools.dbt_render import with_defaults
+from tools.dbt_render import PACKAGE_ONLY, Renderer
+
+# the columns of the range differential's views (helpers.range_cases.Data) that the cases name: points
+# (pa_ts, pb_ts) and intervals (ib_ts) of the timestamp kind
+POINTS = [("k", "int"), ("id", "int"), ("t", "timestamp"), ("te", "bigint"), ("u", "bigint")]
+COLUMNS = {
+    "tj_range_test.pa_ts": POINTS,
+    "tj_range_test.pb_ts": POINTS,
+    "tj_range_test.ib_ts": [
+        ("k", "int"),
+        ("id", "int"),
+        ("s", "timestamp"),
+        ("e", "timestamp"),
+        ("se", "bigint"),
+        ("ee", "bigint"),
+        ("v", "bigint"),
+    ],
+}
 
 
 @pytest.fixture(scope="module")
-def data(spark, dbt):
-    return Data(spark)
+def renderer(tmp_path_factory):
+    """One parse of the package for the module; no engine behind it."""
+    return Renderer(PACKAGE_ONLY, columns=COLUMNS, scratch=tmp_path_factory.mktemp("range_errors"))
 
 
 # --------------------------------------------------------------------------- invalid arguments
 # Each is a compile error naming the macro and the argument, listing what is allowed and
 # echoing what came, like asof_join's; anything spliced into SQL is validated, so an
-# injection attempt fails. One dbt invocation per case (the first error ends an invocation).
+# injection attempt fails. Each call renders on its own (the first error would end a batch), all in one
+# dbt invocation.
 
-EVENTS = "tj_range_test.pa_ts"  # created by the data fixture (helpers.range_cases.Data)
+EVENTS = "tj_range_test.pa_ts"  # schema.table names: the renderer looks them up in COLUMNS
 INTERVALS = "tj_range_test.ib_ts"
 
 RANGE = dict(
@@ -90,17 +109,20 @@ CASES = [
 ]
 
 
-def _compile_error(dbt, macro, kwargs):
-    """Compile one call inline (Python literals are Jinja literals); return dbt's message."""
-    kwargs = with_defaults({"macro": macro, "kwargs": kwargs})["kwargs"]  # a hive__ flavour has no defaults of its own
-    args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
-    result = dbt.compile_inline(f"{{{{ temporal_joins.{macro}({args}) }}}}")
-    assert not result.success, f"{macro}({args}) compiled although invalid"
-    return dbt.failure_message(result)
+IDS = [f"{c[0]}-{c[2]}-{i}" for i, c in enumerate(CASES)]
 
 
-@pytest.mark.parametrize("macro,kwargs,argument,detail", CASES, ids=[f"{c[0]}-{c[2]}-{i}" for i, c in enumerate(CASES)])
-def test_invalid_argument_is_a_compile_error(data, dbt, macro, kwargs, argument, detail):
-    message = _compile_error(dbt, macro, kwargs)
+@pytest.fixture(scope="module")
+def messages(renderer) -> dict[str, str]:
+    """dbt's message for each case (a hive__ flavour gets the public macro's defaults), each call rendered on its
+    own, all in one invocation."""
+    found = renderer.errors([{"id": i, "macro": c[0], "kwargs": c[1]} for i, c in zip(IDS, CASES)])
+    assert renderer.queries == [], f"a statement was meant for the engine: {renderer.queries}"
+    return found
+
+
+@pytest.mark.parametrize("case_id,macro,kwargs,argument,detail", [(i, *c) for i, c in zip(IDS, CASES)], ids=IDS)
+def test_invalid_argument_is_a_compile_error(messages, case_id, macro, kwargs, argument, detail):
+    message = messages[case_id]
     assert f"temporal_joins.{macro.replace('hive__', '')}: invalid argument `{argument}`" in message, message
     assert "Allowed:" in message and "Received:" in message and detail in message, message

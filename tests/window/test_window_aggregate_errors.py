@@ -1,8 +1,8 @@
 """window_aggregate's bad arguments are compile errors in the package's shape (macro, argument,
 what is allowed, what came), injection attempts included; the Python version raises
 ValueError with the same text. The macro calls render on a package-only dbt project whose
-column lookups are answered from COLUMNS (no Spark query); one dbt invocation per case,
-because the first error ends an invocation."""
+column lookups are answered from COLUMNS (tools/dbt_render.Renderer: no engine); one parse, and
+every case rendered on its own (the first error would end a batch) in one dbt invocation."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import re
 import pytest
 
 from temporal_joins.window import window_aggregate
-from tools.dbt_render import PACKAGE_ONLY, RenderError, render_calls
+from tools.dbt_render import PACKAGE_ONLY, Renderer
 
 COLUMNS = {
     "labels": [("id", "bigint"), ("label_time", "timestamp"), ("label", "string"), ("txn_amount_sum_7d", "double")],
@@ -104,17 +104,20 @@ CASES = [
 ]
 
 
-def _render_error(kwargs: dict, scratch, macro: str = "window_aggregate") -> str:
-    with pytest.raises(RenderError) as raised:
-        render_calls([{"id": "x", "macro": macro, "kwargs": kwargs}], PACKAGE_ONLY, columns=COLUMNS, scratch=scratch)
-    return str(raised.value)
+@pytest.fixture(scope="module")
+def renderer(tmp_path_factory):
+    """One parse of the package for the module; no engine behind it."""
+    return Renderer(PACKAGE_ONLY, columns=COLUMNS, scratch=tmp_path_factory.mktemp("window_errors"))
 
 
 @pytest.fixture(scope="module")
-def messages(tmp_path_factory):
+def messages(renderer):
     """The macro's message per case, rendered once (the Python comparison reuses them)."""
-    scratch = tmp_path_factory.mktemp("window_errors")
-    return {cid: _render_error({**BASE, **overrides}, scratch) for cid, overrides, _, _ in CASES}
+    found = renderer.errors(
+        [{"id": cid, "macro": "window_aggregate", "kwargs": {**BASE, **overrides}} for cid, overrides, _, _ in CASES]
+    )
+    assert renderer.queries == [], renderer.queries  # nothing was meant for an engine
+    return found
 
 
 @pytest.mark.parametrize("cid,overrides,argument,details", CASES, ids=[c[0] for c in CASES])
@@ -126,19 +129,16 @@ def test_invalid_argument_is_a_compile_error(messages, cid, overrides, argument,
         assert detail in message, message
 
 
-def test_the_hive_flavour_checks_the_same(tmp_path):
-    message = _render_error(
-        {
-            **BASE,
-            "windows": ["7 days", "7 day"],
-            "strategy": "union",
-            "direction": "backward",
-            "lower_inclusive": False,
-            "upper_inclusive": True,
-        },
-        tmp_path,
-        macro="hive__window_aggregate",
-    )
+def test_the_hive_flavour_checks_the_same(renderer):
+    kwargs = {
+        **BASE,
+        "windows": ["7 days", "7 day"],
+        "strategy": "union",
+        "direction": "backward",
+        "lower_inclusive": False,
+        "upper_inclusive": True,
+    }
+    message = renderer.error({"id": "hive", "macro": "hive__window_aggregate", "kwargs": kwargs})
     assert "temporal_joins.window_aggregate: invalid argument `windows`" in message, message
 
 
