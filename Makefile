@@ -1,5 +1,7 @@
-# Two entry points, both idempotent on a fresh clone:
+# Three entry points, each idempotent on a fresh clone:
 #   make demo   set up, then build the demo project on an in-process local Spark and print joined rows
+#   make check  set up, then a loop of about two minutes that never starts a JVM: ruff, and the tests that
+#               need no Spark, Hive or cluster (argument errors, rendered SQL, layout, unit tests)
 #   make test   set up, then run the whole test suite (what .ci/run calls) and, beside it, the Spark
 #               matrix: the compatibility part on pyspark 3.5 and 4.0 (tools/matrix.py), then a summary
 SHELL := /bin/bash
@@ -21,7 +23,7 @@ export DBT_PROFILES_DIR := $(CURDIR)/profiles
 export DBT_SEND_ANONYMOUS_USAGE_STATS := false
 export PYSPARK_PYTHON := $(CURDIR)/$(PY)
 
-.PHONY: setup demo test clean
+.PHONY: setup demo check test clean
 
 $(STAMP): pyproject.toml $(NO_PARSER)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -37,6 +39,17 @@ setup: $(STAMP) integration_tests/dbt_packages/temporal_joins
 
 demo: setup
 	@$(PY) scripts/demo.py
+
+# make check: no JVM, a couple of minutes. The tests marked jvm, hive or cluster (tests/conftest.py marks them
+# from their fixtures) are deselected, and so are those marked slow (processes of their own: dbt parse, pip wheel,
+# sqlfluff, PyPI); JAVA_HOME points nowhere and TEMPORAL_JOINS_NO_JVM=1 makes the spark fixture fail, so a JVM
+# started by mistake fails loudly. PYTEST_ARGS adds options, e.g. make check PYTEST_ARGS="-k rendered"
+CHECK_MARKS := not jvm and not hive and not cluster and not slow
+check: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	JAVA_HOME=/nonexistent/make-check-starts-no-jvm TEMPORAL_JOINS_NO_JVM=1 \
+	  $(PY) -m pytest tests -m "$(CHECK_MARKS)" -q --durations=15 $(PYTEST_ARGS)
 
 # MATRIX_ARGS=--serial runs the matrix after the main suite instead of beside it
 MATRIX_ARGS ?=

@@ -24,6 +24,20 @@ os.environ.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
 os.environ.setdefault("PYSPARK_PYTHON", os.sys.executable)
 
 
+# `make check` sets it (and JAVA_HOME to a path that does not exist): a fixture that would start a JVM fails at once
+NO_JVM = "TEMPORAL_JOINS_NO_JVM"
+
+
+def refuse_jvm(what: str) -> None:
+    """Fail the test when this run promised to start no JVM (make check)."""
+    if os.environ.get(NO_JVM) == "1":
+        pytest.fail(
+            f"{NO_JVM}=1 (make check) but this test asks for {what}, which starts a JVM: "
+            "mark it jvm, hive or cluster (tests/conftest.py marks the users of the engine fixtures)",
+            pytrace=False,
+        )
+
+
 # pyspark.sql.functions build classic or Connect columns by this variable (pyspark.sql.utils.is_remote),
 # process-wide: set only while the `connect` fixture's module runs.
 CONNECT_MODE = "SPARK_CONNECT_MODE_ENABLED"
@@ -51,6 +65,7 @@ LATER_JIT = (
 
 @pytest.fixture(scope="session")
 def spark(connect_port):
+    refuse_jvm("the `spark` fixture (a local SparkSession)")
     # The Spark Connect server rides in the same JVM (a plugin, ~3 s at start): the `connect`
     # fixture's sessions talk to it over gRPC, with per-session confs of their own. A pyspark
     # without the server (3.5) runs without it; the Spark matrix deselects its Connect tests.
@@ -142,6 +157,7 @@ class HiveEngines:
 
 @pytest.fixture(scope="session")
 def hive_engines(tmp_path_factory):
+    refuse_jvm("the `hive_engines` fixture (Hive 2.3's engine)")
     engines = HiveEngines(tmp_path_factory.mktemp("hive"))
     try:
         yield engines
@@ -175,7 +191,6 @@ SHARD = "TEMPORAL_JOINS_SHARD"
 SHARDED_MODULES = (
     "test_asof_join_differential.py",
     "test_range_differential.py",
-    "test_range_errors.py",  # the range macros' argument errors (part of test_range_differential.py until the folders)
     "test_asof_join_many_differential.py",
     "test_window_aggregate_differential.py",
     "test_python_engines.py",
@@ -193,7 +208,28 @@ def shard_of(function: str, position: int, count: int, shards: int) -> int:
     return (position if count > 1 else zlib.crc32(function.encode())) % shards
 
 
+# The marks of what a test starts (pyproject.toml's markers), from the engine fixtures it uses; a test that starts
+# one by other means (tools.local_spark, tools.hive, a server) carries the mark itself. make check runs
+# -m "not jvm and not hive and not cluster and not slow".
+ENGINE_FIXTURES = {
+    "spark": "jvm",
+    "connect": "jvm",
+    "dbt": "jvm",
+    "seeded": "jvm",
+    "hive_engines": "hive",
+    "hive": "hive",
+}
+
+
+def mark_engines(items) -> None:
+    for item in items:
+        for mark in sorted({ENGINE_FIXTURES[name] for name in ENGINE_FIXTURES.keys() & set(item.fixturenames)}):
+            item.add_marker(mark)
+
+
+@pytest.hookimpl(tryfirst=True)  # the marks before -m selects by them
 def pytest_collection_modifyitems(config, items):
+    mark_engines(items)
     spec = os.environ.get(SHARD)
     if not spec:
         return

@@ -124,6 +124,7 @@ PROJECTS = {
 }
 
 
+@pytest.mark.slow  # a dbt CLI process per project, each parsing it whole
 @pytest.mark.parametrize("name", list(PROJECTS))
 def test_dbt_parse_prints_no_warning(name, tmp_path):
     project, profiles = PROJECTS[name](tmp_path)

@@ -261,6 +261,7 @@ def _autofix_projects(docs_project: Path) -> list[Path]:
     return [p for p in PROJECTS if p != REPO / "tests" / "docs_project"] + [docs_project]
 
 
+@pytest.mark.slow  # a dbt-autofix process over every project
 def test_dbt_autofix_finds_nothing_to_fix(docs_project):
     pytest.importorskip("dbt_autofix", reason="dbt-autofix is in pyproject's `test` extra")
     projects = _autofix_projects(docs_project)

@@ -140,6 +140,7 @@ def _compile(uv: str, tmp: Path, wheel: Path, config: Path, name: str, requireme
     return proc, pins
 
 
+@pytest.mark.slow  # a wheel build and uv resolutions against PyPI (the network)
 def test_resolves_beside_dbt_databricks_and_dbt_spark(wheel_and_config):
     from uv import find_uv_bin
 

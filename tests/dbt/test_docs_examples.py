@@ -81,6 +81,7 @@ profile: {outputs: {}}
     assert (model.role, model.model_name, model.table) == ("model", "readme_l10", (("id", "value"), ("1", "null")))
 
 
+@pytest.mark.slow  # a git clone and a `dbt deps` process
 def test_packages_example_resolves_as_written(tmp_path):
     """`dbt deps` on the README's packages.yml, its git URL pointing at a clone of this checkout: the
     revision it names exists, and the package it installs accepts the running dbt."""

@@ -31,6 +31,8 @@ DBT = Path(sys.executable).parent / "dbt"
 SCHEMA = os.environ.get("TEMPORAL_JOINS_SCHEMA", "temporal_joins")
 MODEL = "asof_union_backward_left"
 SEEDS = ["asof_labels", "asof_features", "expected_asof_backward_left"]
+# the local loop's Thrift server: a JVM of its own (spark-submit)
+pytestmark = [pytest.mark.jvm, pytest.mark.cluster]
 
 
 def thrift_cli(*args: str, timeout: float = 400) -> subprocess.CompletedProcess:

@@ -38,6 +38,8 @@ REPO = Path(__file__).resolve().parents[2]
 INTEGRATION = REPO / "integration_tests"
 DBT = Path(sys.executable).parent / "dbt"
 SCHEMA = os.environ.get("TEMPORAL_JOINS_SCHEMA", "temporal_joins")
+# a standalone cluster and a Thrift server on it (tools.local_spark): JVMs of their own
+pytestmark = [pytest.mark.jvm, pytest.mark.cluster]
 
 
 @pytest.fixture(scope="module")

@@ -48,6 +48,8 @@ def test_stop_ends_the_process_and_its_children_by_pid(tmp_path):
     assert not pid_alive(proc.pid) and not any(pid_alive(k) for k in kids)
 
 
+@pytest.mark.jvm  # a Thrift server's spark-submit, stopped when it is not ready in time
+@pytest.mark.cluster
 def test_readiness_timeout_raises_with_the_server_log_and_stops_it(tmp_path):
     server = ThriftServer(tmp_path / "thrift", startup_timeout=3)
     with pytest.raises(SparkProcessError) as failure:

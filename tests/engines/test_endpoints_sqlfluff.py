@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 MODELS = REPO / "integration_tests" / "models"
 SQLFLUFF = [sys.executable, "-m", "sqlfluff"]
@@ -47,6 +49,7 @@ def _violations(report: list[dict]) -> list[str]:
     ]
 
 
+@pytest.mark.slow  # sqlfluff's jinja templater over every integration model (tens of seconds)
 def test_integration_models_lint_clean():
     report = _lint([str(MODELS)])
     linted = {Path(f["filepath"]).resolve() for f in report}
@@ -54,6 +57,7 @@ def test_integration_models_lint_clean():
     assert _violations(report) == []
 
 
+@pytest.mark.slow  # a sqlfluff process: the check of the setup the lint above uses
 def test_the_lint_setup_reports_violations():
     # the same config on a sloppy model: unused CTE, upper-case keywords, a ref and the stand-in macro
     sloppy = (

@@ -30,6 +30,8 @@ from tools.hive_export import THESIS_LISTING_4_1
 
 REPO = Path(__file__).resolve().parents[2]
 HIVEQL = REPO / "benchmarks" / "hiveql"
+# every test starts Hive 2.3's engine (tools.hive), through the hive fixtures or by itself
+pytestmark = pytest.mark.hive
 
 LABELS = [  # (id, ts, label)
     (1, 2, 102),

@@ -180,6 +180,7 @@ def test_window_aggregate_equals_band_join_group_by(spark, data, rendered, resul
     WORST[c.name] = got.worst_ratio
 
 
+@pytest.mark.jvm  # reads what the differential's tests on Spark found (WORST)
 def test_double_rounding_stays_far_below_the_bound():
     """The largest double-sum error seen, in units of 2**-53 * sum |v| (docs/design.md quotes it)."""
     assert WORST, "run with the differential configurations"
