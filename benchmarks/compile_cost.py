@@ -76,7 +76,7 @@ def build_projects(checkout: Path) -> None:
         *([(["deps", "--quiet"], demo)] if demo != checkout else []),
         (["build", "--quiet", *demo_args], demo),
         (["deps", "--quiet"], checkout / "integration_tests"),
-        # the tables only: the tests' expectations are the suite's (tests/dbt/test_integration.py)
+        # the tables only: the tests' expectations are the suite's (tests/dbt_projects/test_integration.py)
         (
             ["build", "--quiet", "--exclude", "tag:must_fail", "--exclude-resource-type", "test"],
             checkout / "integration_tests",

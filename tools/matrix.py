@@ -47,9 +47,9 @@ NO_PARSER = REPO / "requirements" / "no-experimental-parser.txt"
 # what each dbt minor must do (the integration project, the docs' examples, a clean `dbt parse`), every
 # macro's differential test and every Python engine. A module not in the checkout is left out.
 SELECTION = (
-    "tests/dbt/test_integration.py",  # the integration project's `dbt build` and its must-fail control
-    "tests/dbt/test_docs_examples.py",  # every example of README.md and docs/*.md in one `dbt build`
-    "tests/dbt/test_dbt_parse.py",  # `dbt parse --no-partial-parse` of the projects prints no warning
+    "tests/dbt_projects/test_integration.py",  # the integration project's `dbt build` and its must-fail control
+    "tests/dbt_projects/test_docs_examples.py",  # every example of README.md and docs/*.md in one `dbt build`
+    "tests/dbt_projects/test_dbt_parse.py",  # `dbt parse --no-partial-parse` of the projects prints no warning
     "tests/asof/test_asof_join_differential.py",
     "tests/range/test_range_differential.py",
     "tests/range/test_range_errors.py",  # the range macros' argument errors on each dbt line (no Spark)

@@ -2,8 +2,8 @@
 
 Every fenced sql, yaml/yml and python block of the docs, with its not-run mark and the table shown
 after it; `scratch_project` lays out tests/docs_project/ plus every example that runs as one dbt
-project. tests/dbt/test_docs_examples.py builds it and checks the examples (its docstring has the
-rules); tests/dbt/test_dbt_parse.py and tests/dbt/test_dbt_v2_schemas.py parse and validate it.
+project. tests/dbt_projects/test_docs_examples.py builds it and checks the examples (its docstring has the
+rules); tests/dbt_projects/test_dbt_parse.py and tests/dbt_projects/test_dbt_v2_schemas.py parse and validate it.
 """
 
 from __future__ import annotations

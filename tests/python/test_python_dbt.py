@@ -1,6 +1,6 @@
 """The `session` submission method that lets dbt build Python models on the local SparkSession.
 
-The end-to-end proof is in tests/dbt/test_integration.py: its one `dbt build` (through
+The end-to-end proof is in tests/dbt_projects/test_integration.py: its one `dbt build` (through
 conftest's Dbt.invoke, which installs the method) builds integration_tests/models/python/
 and checks each model against the SQL macro's model with equal_rowset. These tests pin the
 pieces: registration, the default per connection method, execution in the shared session.

@@ -2,7 +2,7 @@
   equal_rowset must fail and return the differences: the expected rows of the backward left join
   (expected_asof_backward_left) with one of the two `a` rows and the `h` row dropped, the `b` row
   twice more and the `d` row's value changed (6.0 -> 6.5). Six rows differ: missing a (1), h (1)
-  and d with 6.0 (1); extra b (2) and d with 6.5 (1). tests/dbt/test_local_target.py reads them.
+  and d with 6.0 (1); extra b (2) and d with 6.5 (1). tests/dbt_projects/test_local_target.py reads them.
 -#}
 with
 

@@ -114,8 +114,8 @@ def test_every_dbt_minor_of_the_spark_extra_is_tested():
         assert admitted == tested, (package, sorted(admitted), sorted(tested))
     for env in ENVS.values():
         for module in (
-            "tests/dbt/test_integration.py",
-            "tests/dbt/test_docs_examples.py",
-            "tests/dbt/test_dbt_parse.py",
+            "tests/dbt_projects/test_integration.py",
+            "tests/dbt_projects/test_docs_examples.py",
+            "tests/dbt_projects/test_dbt_parse.py",
         ):
             assert module in SELECTION and module not in env.deselected, (env.name, module)

@@ -2,7 +2,7 @@
 
 The projects: the package itself (the root dbt_project.yml), integration_tests/, the demo (demo/),
 the docs examples' scratch project (tests/docs_project/ with every example of README.md and docs/
-that runs, as tests/dbt/test_docs_examples.py assembles it) and tests/databricks_project/ (on a Spark
+that runs, as tests/dbt_projects/test_docs_examples.py assembles it) and tests/databricks_project/ (on a Spark
 profile of the same name: this venv's adapter is dbt-spark). Whatever dbt this venv has: the Spark
 matrix (tools/matrix.py) runs this module on its dbt 1.10 and 1.11 venvs too, and dbt 1.12 checks
 more at parse time (validate_macro_args: the macro properties' argument names and types).
@@ -100,7 +100,7 @@ def _docs(tmp: Path) -> tuple[Path, Path]:
 
 
 def _databricks(tmp: Path) -> tuple[Path, Path]:
-    """tests/databricks_project as tests/dbt/test_databricks_render.py lays it out (the package's macros
+    """tests/databricks_project as tests/dbt_projects/test_databricks_render.py lays it out (the package's macros
     linked in as package_macros/), on a Spark profile named as its Databricks one."""
     project = tmp / "databricks_project"
     shutil.copytree(REPO / "tests" / "databricks_project", project)

@@ -166,7 +166,7 @@ def test_the_old_jinja_enabled_flag_is_what_the_schema_refuses():
 
 @pytest.fixture(scope="module")
 def docs_project(tmp_path_factory) -> Path:
-    """tests/docs_project with the docs' runnable examples, as tests/dbt/test_docs_examples.py builds it."""
+    """tests/docs_project with the docs' runnable examples, as tests/dbt_projects/test_docs_examples.py builds it."""
     from helpers.docs_examples import scratch_project
 
     tmp = tmp_path_factory.mktemp("docs_v2")
