@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import math
+import re
 from dataclasses import dataclass
 
 import duckdb
@@ -306,20 +307,62 @@ def matchable_time(values: pd.Series) -> pd.Series:
     )
 
 
-def frames(session, groups: int, seed: int) -> dict:
+def frames(session, groups: int, seed: int, directory=None) -> dict:
     """Per kind: (left, right) pandas inputs for the oracle and the same rows as DataFrames of
-    session (classic or Spark Connect), generated from seed + the kind's index."""
+    session (classic or Spark Connect), generated from seed + the kind's index. With `directory`, the
+    DataFrames read parquet files written there (spark_parquet), as a table's rows would be."""
     data = {}
     for i, kind in enumerate(KINDS):
         left, right = generate(kind, groups, seed=seed + i)
         left_schema, right_schema = spark_schemas(kind)
-        data[kind] = (
-            left,
-            right,
-            session.createDataFrame(spark_rows(left), left_schema),
-            session.createDataFrame(spark_rows(right), right_schema),
-        )
+        if directory is None:
+            spark_left = session.createDataFrame(spark_rows(left), left_schema)
+            spark_right = session.createDataFrame(spark_rows(right), right_schema)
+        else:
+            spark_left = spark_parquet(session, left, left_schema, f"{directory}/{kind}_left.parquet")
+            spark_right = spark_parquet(session, right, right_schema, f"{directory}/{kind}_right.parquet")
+        data[kind] = (left, right, spark_left, spark_right)
     return data
+
+
+def _arrow_type(spark_type: str):
+    import pyarrow as pa
+
+    decimal = re.fullmatch(r"decimal\((\d+),\s*(\d+)\)", spark_type)
+    if decimal:
+        return pa.decimal128(int(decimal.group(1)), int(decimal.group(2)))
+    return {
+        "int": pa.int32(),
+        "bigint": pa.int64(),
+        "double": pa.float64(),
+        "string": pa.string(),
+        "date": pa.date32(),
+        "timestamp": pa.timestamp("us", tz="UTC"),
+    }[spark_type]
+
+
+def spark_parquet(session, df: pd.DataFrame, schema: str, path: str):
+    """df's rows in a parquet file at `path` (written here, by pyarrow: no Spark job), read back by session as a
+    DataFrame of `schema` (DDL). Unlike createDataFrame's RDD of Python rows, its plan has a size estimate (the
+    file's), as a table's has, so the engines decide by statistics as they would on real inputs, without a
+    count() per call; and the scans run in the JVM alone. The values are createDataFrame's: a timestamp is the
+    instant pyspark makes of the naive datetime (in the driver's local zone), NaN stays NaN and -0.0 stays -0.0."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from pyspark.sql.types import TimestampType
+
+    rows = spark_rows(df)
+    columns = [part.strip().split(" ", 1) for part in re.split(r",(?![^(]*\))", schema)]
+    arrays = []
+    for i, (_, spark_type) in enumerate(columns):
+        values = [row[i] for row in rows]
+        if spark_type == "timestamp":
+            micros = [None if v is None else TimestampType().toInternal(v) for v in values]
+            arrays.append(pa.array(micros, pa.int64()).cast(_arrow_type(spark_type)))
+        else:
+            arrays.append(pa.array(values, _arrow_type(spark_type)))
+    pq.write_table(pa.Table.from_arrays(arrays, names=[name for name, _ in columns]), path)
+    return session.read.schema(schema).parquet(path)
 
 
 def winners_per_time(right: pd.DataFrame) -> pd.DataFrame:

@@ -75,9 +75,10 @@ def map_route_join(left_df, right_df, **kwargs):
     return arrow_join(left_df, right_df, s, route="map")
 
 
-def inputs(session, groups: int = GROUPS) -> dict:
-    """Per kind: the pandas inputs (for the oracle) and the same rows as DataFrames of session."""
-    return frames(session, groups, seed=51500)
+def inputs(session, groups: int = GROUPS, directory=None) -> dict:
+    """Per kind: the pandas inputs (for the oracle) and the same rows as DataFrames of session (read from parquet
+    files written in `directory` when given, see asof_cases.spark_parquet)."""
+    return frames(session, groups, seed=51500, directory=directory)
 
 
 def _plain(df: pd.DataFrame) -> pd.DataFrame:

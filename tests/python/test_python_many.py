@@ -15,6 +15,7 @@ from collections import Counter
 from functools import reduce
 
 import pytest
+from helpers.asof_cases import spark_parquet
 from helpers.asof_many_cases import (
     KINDS,
     cases,
@@ -23,7 +24,6 @@ from helpers.asof_many_cases import (
     oracle,
     rows_from_frame,
     rows_from_json,
-    spark_rows,
     spark_schema,
 )
 from pyspark.sql import DataFrame
@@ -38,13 +38,19 @@ ENGINE_OF = {"bigint": "auto", "double": "union", "timestamp": "broadcast", "dat
 
 
 @pytest.fixture(scope="module")
-def frames(spark):
+def frames(spark, tmp_path_factory):
+    # read from parquet files, as tables are: their plans have size estimates, so the engines decide as on real
+    # inputs (createDataFrame's RDDs have none: every union call would count its left side)
+    directory = tmp_path_factory.mktemp("many_frames")
     data = {}
     for seed, kind in enumerate(KINDS):
         tables = generate(kind, GROUPS, seed=6060 + seed)
         data[kind] = (
             tables,
-            {name: spark.createDataFrame(spark_rows(df), spark_schema(kind, name)) for name, df in tables.items()},
+            {
+                name: spark_parquet(spark, df, spark_schema(kind, name), f"{directory}/{kind}_{name}.parquet")
+                for name, df in tables.items()
+            },
         )
     return data
 
