@@ -90,7 +90,14 @@ def _model(schema: str, flavour: str = "") -> str:
     return "\n;\n".join(rendered)
 
 
-def _compile(dbt, model: str, dbt_vars: dict | None = None) -> list[str]:
+@pytest.fixture(scope="module")
+def parsed(dbt):
+    """The integration project, parsed once: each `dbt compile` here runs on it (dbt adds the inline node and takes
+    it out again). A parse runs no statement, so a compile's statements are the same without one of its own."""
+    return dbt.parse()
+
+
+def _compile(dbt, parsed, model: str, dbt_vars: dict | None = None) -> list[str]:
     """The SQL statements one `dbt compile` of an inline model ran."""
     statements = []
 
@@ -99,7 +106,7 @@ def _compile(dbt, model: str, dbt_vars: dict | None = None) -> list[str]:
             statements.append(event.data.sql)
 
     args = ["compile", "--inline", model, "--quiet"] + (["--vars", json.dumps(dbt_vars)] if dbt_vars else [])
-    result = dbt.invoke(*args, callbacks=[collect])
+    result = dbt.invoke(*args, callbacks=[collect], manifest=parsed)
     assert result.success, dbt.failure_message(result)
     return statements
 
@@ -138,8 +145,8 @@ def _measure(spark, sql: str) -> dict:
 
 
 @pytest.mark.parametrize("flavour", ["", "hive__"])
-def test_compiling_reads_a_bounded_sample_or_metadata(dbt, spark, spines, flavour):
-    queries = _data_queries(_compile(dbt, _model(spines, flavour), LIMIT))
+def test_compiling_reads_a_bounded_sample_or_metadata(dbt, parsed, spark, spines, flavour):
+    queries = _data_queries(_compile(dbt, parsed, _model(spines, flavour), LIMIT))
     # the Hive flavour's interval join: its bin from the first SAMPLE rows of each side (their reach, then their
     # spans' lengths), whatever the table's size (the Spark flavour's keyed union, the spines' asof_join, looks
     # for hot keys only in a left side where a key could be hot: on this session's cores none can)
@@ -171,11 +178,11 @@ def test_compiling_reads_a_bounded_sample_or_metadata(dbt, spark, spines, flavou
     assert 0.8 * SAMPLE < measured["grouped"] < 1.2 * SAMPLE, measured
 
 
-def test_without_compile_queries_compiling_runs_no_data_query(dbt, spines):
-    assert _data_queries(_compile(dbt, _model(spines), {"temporal_joins_compile_queries": False})) == []
+def test_without_compile_queries_compiling_runs_no_data_query(dbt, parsed, spines):
+    assert _data_queries(_compile(dbt, parsed, _model(spines), {"temporal_joins_compile_queries": False})) == []
 
 
-def test_table_statistics_past_the_limit_replace_the_count(dbt, spark, spines):
+def test_table_statistics_past_the_limit_replace_the_count(dbt, parsed, spark, spines):
     spark.range(10_000).selectExpr("id as k", "id as t").write.mode("overwrite").saveAsTable(f"{SCHEMA}.spine_stats")
     spark.sql(f"analyze table {SCHEMA}.spine_stats compute statistics")
     model = (
@@ -184,7 +191,7 @@ def test_table_statistics_past_the_limit_replace_the_count(dbt, spark, spines):
     )
     # the metastore's 10,000 rows are past a limit of 5,000: union, and no query at all (nor for hot keys: the
     # statistics say no key can hold 10M rows)
-    assert _data_queries(_compile(dbt, model, {"temporal_joins_broadcast_max_rows": 5000})) == []
+    assert _data_queries(_compile(dbt, parsed, model, {"temporal_joins_broadcast_max_rows": 5000})) == []
     # within the limit statistics are not trusted (they can be stale): the count runs, then the per-key rule
-    statements = _data_queries(_compile(dbt, model))
+    statements = _data_queries(_compile(dbt, parsed, model))
     assert len(statements) == 2 and "count(*)" in statements[0] and "group by" in statements[1], statements

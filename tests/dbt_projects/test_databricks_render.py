@@ -147,8 +147,15 @@ def _render_on_databricks(dbt: Path, tmp: Path) -> tuple[dict, str]:
     return rendered, info.name
 
 
+# {statement: its rows}: the same text after the same literal CTEs gives the same rows, and the two minors'
+# renderings and dbt-spark's are often the same text, so each text runs once a session
+_ROWS: dict[str, list[tuple]] = {}
+
+
 def _rows(spark, sql: str) -> list[tuple]:
-    return sorted((tuple(r) for r in spark.sql(CTES + sql).collect()), key=repr)
+    if sql not in _ROWS:
+        _ROWS[sql] = sorted((tuple(r) for r in spark.sql(CTES + sql).collect()), key=repr)
+    return _ROWS[sql]
 
 
 def test_macros_render_through_dbt_databricks_and_run_on_spark(databricks_dbt, dbt, spark, tmp_path):

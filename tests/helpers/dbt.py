@@ -20,7 +20,8 @@ class Dbt:
         self.project_dir = project_dir
         self.render_scratch = render_scratch
 
-    def invoke(self, *args: str, callbacks=None):
+    def invoke(self, *args: str, callbacks=None, manifest=None):
+        """One dbt command; given a `manifest` (parse()), it runs on it instead of parsing the project again."""
         from dbt.cli.main import dbtRunner
 
         from temporal_joins.dbt_session import install
@@ -28,7 +29,14 @@ class Dbt:
         install()  # Python models run in this SparkSession (submission method `session`)
 
         argv = [*args, "--project-dir", str(self.project_dir), "--profiles-dir", os.environ["DBT_PROFILES_DIR"]]
-        return dbtRunner(callbacks=callbacks or []).invoke(argv)
+        return dbtRunner(manifest=manifest, callbacks=callbacks or []).invoke(argv)
+
+    def parse(self):
+        """The project's Manifest, as a command parses it (partially, when the target's parse is current). Parsing
+        runs no statement on the engine."""
+        result = self.invoke("parse", "--no-write-json", "--quiet")
+        assert result.success, self.failure_message(result)
+        return result.result
 
     def render(self, calls: list[dict], dbt_vars: dict | None = None) -> dict:
         """Render macro calls in one invocation: {id: sql}. Raises on any compile error.
