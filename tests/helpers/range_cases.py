@@ -179,26 +179,30 @@ def _typed(kind, col):
 class Data:
     """The test data: on Spark, two tables (points, intervals) with one view per kind and
     role (schema tj_range_test, so dbt can look their columns up); in DuckDB, the same rows
-    by epoch numbers under the views' names."""
+    by epoch numbers under the views' names. Only `kinds` are loaded (each kind's rows are the
+    same whichever others are), and the copy counts' tables with `clamp`."""
 
-    def __init__(self, spark):
+    def __init__(self, spark, kinds=KINDS, clamp=True):
         rng = np.random.default_rng(SEED)
         self.duck = duckdb.connect()
         spark.sql(f"drop database if exists {SCHEMA} cascade")  # this module's own schema, rebuilt each run
         spark.sql(f"create database {SCHEMA}")
         cases = 60
         points, intervals = [], []
+        # every kind's rows are drawn, loaded or not, so that each kind's come from the same random stream
         for kind in KINDS:
             for name, rows in (("pa", _points(rng, kind, cases, 0)), ("pb", _points(rng, kind, cases, 10_000_000))):
                 rows = [r + (u,) for u, r in enumerate(rows)]  # u: a unique row number, for the aggregate's GROUP BY
-                points += [(f"{name}_{kind}",) + self._split(kind, r, (2,)) for r in rows]
-                self._duck(f"{name}_{kind}", rows, ["k", "id", "te", "u"], kind)
+                if kind in kinds:
+                    points += [(f"{name}_{kind}",) + self._split(kind, r, (2,)) for r in rows]
+                    self._duck(f"{name}_{kind}", rows, ["k", "id", "te", "u"], kind)
             for name, rows in (
                 ("ia", _intervals(rng, kind, cases, 20_000_000)),
                 ("ib", _intervals(rng, kind, cases, 30_000_000)),
             ):
-                intervals += [(f"{name}_{kind}",) + self._split(kind, r, (2, 3)) for r in rows]
-                self._duck(f"{name}_{kind}", rows, ["k", "id", "se", "ee", "v"], kind)
+                if kind in kinds:
+                    intervals += [(f"{name}_{kind}",) + self._split(kind, r, (2, 3)) for r in rows]
+                    self._duck(f"{name}_{kind}", rows, ["k", "id", "se", "ee", "v"], kind)
         # the edge tables (own random stream, so the tables above stay as they were): points
         # without (pe) and with (ps) sentinel times, intervals (ie, if) on the same centers
         edge_rng = np.random.default_rng(SEED + 7)
@@ -207,23 +211,26 @@ class Data:
             for name, sentinels in (("pe", False), ("ps", True)):
                 rows = _edge_points(edge_rng, kind, centers, 40_000_000, sentinels)
                 rows = [r + (u,) for u, r in enumerate(rows)]
-                points += [(f"{name}_{kind}",) + self._split(kind, r, (2,)) for r in rows]
-                self._duck(f"{name}_{kind}", rows, ["k", "id", "te", "u"], kind)
+                if kind in kinds:
+                    points += [(f"{name}_{kind}",) + self._split(kind, r, (2,)) for r in rows]
+                    self._duck(f"{name}_{kind}", rows, ["k", "id", "te", "u"], kind)
             for name in ("ie", "if"):
                 rows = _edge_intervals(edge_rng, kind, centers, 50_000_000)
-                intervals += [(f"{name}_{kind}",) + self._split(kind, r, (2, 3)) for r in rows]
-                self._duck(f"{name}_{kind}", rows, ["k", "id", "se", "ee", "v"], kind)
-        self._clamp_tables(spark)
-        # one write per table; the per-kind views cost no Spark job
-        spark.createDataFrame(
-            points, "tbl string, k int, id int, te bigint, te_d double, u bigint"
-        ).createOrReplaceTempView("__tj_range_points")
-        spark.createDataFrame(
-            intervals, "tbl string, k int, id int, se bigint, se_d double, ee bigint, ee_d double, v bigint"
-        ).createOrReplaceTempView("__tj_range_intervals")
-        for base in ("points", "intervals"):
-            spark.sql(f"create table {SCHEMA}.range_{base} using parquet as select * from __tj_range_{base}")
-        for kind in KINDS:
+                if kind in kinds:
+                    intervals += [(f"{name}_{kind}",) + self._split(kind, r, (2, 3)) for r in rows]
+                    self._duck(f"{name}_{kind}", rows, ["k", "id", "se", "ee", "v"], kind)
+        if clamp:
+            self._clamp_tables(spark)
+        if kinds:  # one write per table; the per-kind views cost no Spark job
+            spark.createDataFrame(
+                points, "tbl string, k int, id int, te bigint, te_d double, u bigint"
+            ).createOrReplaceTempView("__tj_range_points")
+            spark.createDataFrame(
+                intervals, "tbl string, k int, id int, se bigint, se_d double, ee bigint, ee_d double, v bigint"
+            ).createOrReplaceTempView("__tj_range_intervals")
+            for base in ("points", "intervals"):
+                spark.sql(f"create table {SCHEMA}.range_{base} using parquet as select * from __tj_range_{base}")
+        for kind in kinds:
             for name in ("pa", "pb", "pe", "ps"):
                 te = "te_d" if kind == "dbl" else "te"
                 spark.sql(

@@ -38,8 +38,28 @@ from tools.hiveql import parse_hive
 
 
 @pytest.fixture(scope="module")
-def data(spark, dbt):
-    return Data(spark)
+def needed(kept_items) -> set[str]:
+    """The ids of `rendered` the kept items read (`make test` shares the items between the Spark lines)."""
+    out = set()
+    for item in kept_items.get("test_bucketed_equals_naive", []):
+        out |= {flavour + config_id(item.callspec.params["c"]) for flavour in ("", "hive__")}
+    for item in kept_items.get("test_edges_equal_naive", []):
+        kind = item.callspec.params["kind"]
+        out |= {flavour + config_id(c) for c in EDGE_CONFIGS if c["kind"] == kind for flavour in ("", "hive__")}
+    for item in kept_items.get("test_copies_stay_within_the_other_sides_reach", []):
+        out |= {prefix + item.callspec.params["call"][0] for prefix in ("clamp-", "clamp-naive-")}
+    if "test_naive_plans_are_nested_loops" in kept_items:
+        out.add("naive-range")
+    return out
+
+
+@pytest.fixture(scope="module")
+def data(spark, dbt, needed):
+    """The kinds the kept items' configurations read, and the copy counts' tables if one of those is kept."""
+    configs = [c for c in CONFIGS + EDGE_CONFIGS if config_id(c) in needed]
+    configs += [CONFIGS[0]] if "naive-range" in needed else []
+    kinds = [kind for kind in KINDS if any(c["kind"] == kind for c in configs)]
+    return Data(spark, kinds=kinds, clamp=any(name.startswith("clamp-") for name in needed))
 
 
 EDGE_BATCH = 8  # configurations per Spark job in test_edges_equal_naive
@@ -125,7 +145,7 @@ def _project(c, relation, ok):
 
 
 @pytest.fixture(scope="module")
-def rendered(data, dbt):
+def rendered(data, dbt, needed):
     calls = []
     for c in CONFIGS:
         for flavour in ("", "hive__"):
@@ -144,7 +164,8 @@ def rendered(data, dbt):
             "kwargs": {**macro_kwargs(CONFIGS[0]), "by": [], "strategy": "naive"},
         }
     )
-    return dbt.render(calls)
+    calls = [call for call in calls if call["id"] in needed]
+    return dbt.render(calls) if calls else {}
 
 
 def _plan(spark, sql):
