@@ -17,6 +17,7 @@ a subfolder named by a digest of its inputs (the Java sources, the wheel's jar n
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -107,9 +108,14 @@ def _digest(jars: list[Path]) -> str:
         h.update(source.read_bytes())
     for jar in jars:
         h.update(str(jar).encode())
-    version = subprocess.run([java_binary("java"), "-version"], capture_output=True, text=True, check=False)
-    h.update(version.stderr.encode())
+    h.update(_java_version(java_binary("java")).encode())
     return h.hexdigest()[:16]
+
+
+@functools.cache
+def _java_version(java: str) -> str:
+    """`java -version`, asked once per process (a JVM start each time an engine starts otherwise)."""
+    return subprocess.run([java, "-version"], capture_output=True, text=True, check=False).stderr
 
 
 def _run(step: str, argv: list[str], **kwargs) -> subprocess.CompletedProcess:

@@ -335,6 +335,14 @@ class HiveEngine:
             # Results are read back as parquet (query()), and Hive 2.3's small-file merge task cannot
             # read parquet: NullPointerException in ProjectionPusher.pushProjectionsAndFilters.
             "hive.merge.mapfiles": "false",
+            # Cost only, no plan or result changes. Without Hadoop's native library the local file
+            # system forks chmod and ls -ld for permissions, ~40 processes per job: java.nio instead.
+            "fs.file.impl": "tjhive.NioLocalFileSystem",
+            # Each map task with a reducer allocates this sort buffer (default 100 MB, a full GC every
+            # few jobs); the suites' map outputs are far smaller (a bigger one spills, same rows).
+            "mapreduce.task.io.sort.mb": "16",
+            # How often Hive looks whether its job has ended (default 1 s): wall time per job.
+            "hive.exec.counters.pull.interval": "100",
         }
 
     def jvm_argv(self, made: HiveBuild) -> list[str]:
@@ -342,6 +350,9 @@ class HiveEngine:
             java_binary("java"),
             f"-Xmx{self.memory}",
             "-XX:+UseSerialGC",
+            # C1 only: thousands of short jobs whose code rarely gets hot enough to repay C2, which
+            # spent as much CPU compiling as the JVM spent running Hive
+            "-XX:TieredStopAtLevel=1",
             f"-Duser.timezone={self.timezone}",  # Hive 2.3's timestamps live in the JVM's zone
             "-Duser.language=en",
             "-Duser.country=US",

@@ -19,6 +19,7 @@ import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -99,7 +100,7 @@ public final class HiveRunner {
     }
     String location = settings.getProperty(DEFAULT_DB_LOCATION);
     if (location != null) {
-      relocateDefaultDatabase(settings.getProperty("javax.jdo.option.ConnectionURL"), location);
+      relocateDatabases(settings.getProperty("javax.jdo.option.ConnectionURL"), location);
     }
     HiveRunner runner = new HiveRunner(protocol, settings);
     long sessionReady = System.currentTimeMillis();
@@ -123,17 +124,30 @@ public final class HiveRunner {
   }
 
   /**
-   * A metastore copied from the build's template still records the template's warehouse as the
-   * default database's location, and Hive 2.3 has no ALTER DATABASE ... SET LOCATION (3.0 has):
-   * rewrite the row before Hive opens the database.
+   * A metastore copied from the build's template still records the template's warehouse as its
+   * databases' locations (default, and the results database the template's engine made), and
+   * Hive 2.3 has no ALTER DATABASE ... SET LOCATION (3.0 has): rewrite the rows before Hive opens
+   * the metastore, so that no two engines write tables into the same folder.
    */
-  private static void relocateDefaultDatabase(String url, String location) throws SQLException {
+  private static void relocateDatabases(String url, String location) throws SQLException {
     try (Connection c = DriverManager.getConnection(url);
+        PreparedStatement names = c.prepareStatement("SELECT NAME FROM DBS");
         PreparedStatement update =
-            c.prepareStatement("UPDATE DBS SET DB_LOCATION_URI = ? WHERE NAME = 'default'")) {
-      update.setString(1, location);
-      if (update.executeUpdate() != 1) {
+            c.prepareStatement("UPDATE DBS SET DB_LOCATION_URI = ? WHERE NAME = ?")) {
+      List<String> databases = new ArrayList<>();
+      try (ResultSet rows = names.executeQuery()) {
+        while (rows.next()) {
+          databases.add(rows.getString(1));
+        }
+      }
+      if (!databases.contains("default")) {
         throw new SQLException("no default database in " + url);
+      }
+      for (String name : databases) {
+        // Hive's own layout: the default database is the warehouse, any other its <name>.db
+        update.setString(1, name.equals("default") ? location : location + "/" + name + ".db");
+        update.setString(2, name);
+        update.executeUpdate();
       }
     }
   }
