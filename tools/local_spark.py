@@ -49,16 +49,28 @@ from temporal_joins.processes import (  # noqa: F401  (re-exported)
 
 SPARK_HOME = spark_home()
 
+# HotSpot's first tier only: the test endpoints' JVMs (a master, workers, executors, a Thrift server) live for
+# minutes and run little code long enough to repay C2, which took about half of each one's CPU at start
+C1_ONLY = "-XX:TieredStopAtLevel=1"
+
 
 class StandaloneCluster:
     """A standalone master and `workers` workers (bin/spark-class), each with `cores` cores."""
 
     def __init__(
-        self, state_dir: Path, workers: int = 2, cores: int = 1, memory: str = "1g", startup_timeout: float = 90.0
+        self,
+        state_dir: Path,
+        workers: int = 2,
+        cores: int = 1,
+        memory: str = "1g",
+        startup_timeout: float = 90.0,
+        java_options: str = "",
     ):
         self.state_dir = Path(state_dir)
         self.n_workers, self.cores, self.memory = workers, cores, memory
         self.startup_timeout = startup_timeout
+        # the master's and the workers' own JVMs (not the executors: spark.executor.extraJavaOptions)
+        self.daemon_env = {"SPARK_DAEMON_JAVA_OPTS": java_options} if java_options else {}
         self.master: SparkProcess | None = None
         self.workers: list[SparkProcess] = []
         self.port = self.webui_port = None
@@ -96,6 +108,7 @@ class StandaloneCluster:
                 {
                     "SPARK_MASTER_OPTS": "-Dspark.master.rest.enabled=false -Dspark.worker.timeout=15",
                     "SPARK_LOCAL_DIRS": str(self.state_dir / "local"),
+                    **self.daemon_env,
                 },
             ).start()
             self.master.wait_for_log(r"I have been elected leader", self.startup_timeout)
@@ -123,7 +136,7 @@ class StandaloneCluster:
                     ],
                     logs / f"worker{i}.log",
                     self.state_dir / f"worker{i}",
-                    {"SPARK_LOCAL_DIRS": str(self.state_dir / f"worker{i}" / "local")},
+                    {"SPARK_LOCAL_DIRS": str(self.state_dir / f"worker{i}" / "local"), **self.daemon_env},
                 ).start()
                 self.workers.append(worker)
             for worker in self.workers:
@@ -157,7 +170,19 @@ class ThriftServer(local_thrift.ThriftServer):
 
     `master` is local[N] or a cluster URL (spark://..., or anything spark-submit accepts).
     Ready means: the "HiveThriftServer2 started" log line, then a successful `select 1`.
+    `java_options`: more options for the server's JVM (after the package's own).
     """
+
+    def __init__(self, *args, java_options: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.java_options = java_options
+
+    def argv(self) -> list[str]:
+        argv = super().argv()
+        if self.java_options:
+            at = argv.index("--driver-java-options") + 1
+            argv[at] = f"{argv[at]} {self.java_options}"
+        return argv
 
     def rest(self, path: str):
         """GET the driver's monitoring REST API (needs ui=True): rest('applications')."""

@@ -23,6 +23,7 @@ import pytest
 
 from temporal_joins import local_thrift, processes
 from temporal_joins import thrift_cli as cli
+from tools.local_spark import C1_ONLY
 from tools.spark_session import session_conf
 
 REPO = Path(__file__).resolve().parents[2]
@@ -35,12 +36,18 @@ SEEDS = ["asof_labels", "asof_features", "expected_asof_backward_left"]
 pytestmark = [pytest.mark.jvm, pytest.mark.cluster]
 
 
+# The user's command line; only its server's JVM compiles with C1 alone (Spark's launcher gives a Thrift
+# server SPARK_DAEMON_JAVA_OPTS), as the cluster tests' JVMs do: tools.local_spark.C1_ONLY
+CLI_ENV = {**os.environ, "SPARK_DAEMON_JAVA_OPTS": C1_ONLY}
+
+
 def thrift_cli(*args: str, timeout: float = 400) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "temporal_joins", "thrift", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
+        env=CLI_ENV,
     )
 
 

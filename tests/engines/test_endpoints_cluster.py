@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from tools.local_spark import (
+    C1_ONLY,
     LOCALHOST,
     StandaloneCluster,
     ThriftServer,
@@ -46,7 +47,8 @@ pytestmark = [pytest.mark.jvm, pytest.mark.cluster]
 def endpoint():
     state = Path(os.environ["TEMPORAL_JOINS_STATE"]) / "endpoints"
     shutil.rmtree(state, ignore_errors=True)  # a fresh warehouse and metastore every run
-    cluster = StandaloneCluster(state / "cluster", workers=2, cores=1, memory="1g")
+    # every JVM here (master, workers, Thrift server, executors) compiles with C1 only: see C1_ONLY
+    cluster = StandaloneCluster(state / "cluster", workers=2, cores=1, memory="1g", java_options=C1_ONLY)
     server = None
     try:
         cluster.start()
@@ -54,7 +56,13 @@ def endpoint():
             state / "thrift",
             master=cluster.url,
             ui=True,
-            conf={"spark.cores.max": "2", "spark.executor.cores": "1", "spark.executor.memory": "1g"},
+            java_options=C1_ONLY,
+            conf={
+                "spark.cores.max": "2",
+                "spark.executor.cores": "1",
+                "spark.executor.memory": "1g",
+                "spark.executor.extraJavaOptions": C1_ONLY,
+            },
         )
         server.start()
         yield cluster, server, state
@@ -226,13 +234,19 @@ def test_asof_join_survives_a_worker_killed_mid_query(endpoint, dbt):
     )["fault"]
     conn = server.connect(
         configuration={
-            # several tasks per stage on each executor, and no coalescing them away
-            "spark.sql.shuffle.partitions": "8",
-            "spark.sql.adaptive.coalescePartitions.enabled": "false",
+            # several tasks per stage on each executor, and no coalescing them away (a Spark setting takes
+            # the set:hiveconf: prefix here: the server leaves a bare key to the Hive session)
+            "set:hiveconf:spark.sql.shuffle.partitions": "8",
+            "set:hiveconf:spark.sql.adaptive.coalescePartitions.enabled": "false",
+            # a status request answers at once (HiveServer2 holds it up to 5 s while the statement runs),
+            # so the loop below sees the query's progress as it happens
+            "hive.server2.long.polling.timeout": "0",
         }
     )
     cursor = conn.cursor()
     try:
+        cursor.execute("set spark.sql.shuffle.partitions")
+        assert cursor.fetchall() == [("spark.sql.shuffle.partitions", "8")]
         for statement in (
             f"drop database if exists {FAULT_DB} cascade",
             f"create database {FAULT_DB}",
