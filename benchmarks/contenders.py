@@ -77,7 +77,7 @@ def auto_stats_call(call_id: str, relation: str, keys: list[str], rows: int) -> 
     """The per-key query `auto` runs while dbt compiles (rendered for the left side's row count)."""
     return {
         "id": call_id,
-        "macro": "_asof_auto_stats_sql",
+        "macro": "_tj_auto_stats_sql",
         "kwargs": {"relation_sql": relation, "keys": keys, "rows": max(rows, 1)},
     }
 

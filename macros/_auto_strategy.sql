@@ -8,7 +8,7 @@
   strategy='auto': broadcast when the left side fits in memory and has few rows per key, else union.
   broadcast never shuffles the right side, but it pairs each right row with every later left
   row of its key on the allowed side, and every task holds the left rows as a hash table. So the
-  limit is on bytes: the left rows times their estimated size in that table (_asof_broadcast_row_bytes)
+  limit is on bytes: the left rows times their estimated size in that table (_tj_broadcast_row_bytes)
   at most var temporal_joins_broadcast_max_bytes, and optionally at most var
   temporal_joins_broadcast_max_rows rows (no row limit by default; defaults: _tuning.sql). Bounded work while
   compiling (docs/design.md, "What compiling costs"): the left rows from the metastore's statistics,
@@ -20,15 +20,15 @@
   (nothing to query), map columns (cannot be grouped), at parse time or with
   var temporal_joins_compile_queries false, auto means union.
 -#}
-{% macro _asof_auto_strategy(m, left_info, pairs) %}
+{% macro _tj_auto_strategy(m, left_info, pairs) %}
   {%- if not pairs or left_info.columns is none or not temporal_joins._tj_compile_queries(m) -%}
     {{ return('union') }}
   {%- endif -%}
-  {%- if temporal_joins._asof_ungroupable(left_info) -%}{{ return('union') }}{%- endif -%}
-  {%- set limits = temporal_joins._asof_broadcast_limits(m) -%}
-  {%- set row_bytes = temporal_joins._asof_broadcast_row_bytes(left_info.columns) -%}
+  {%- if temporal_joins._tj_ungroupable_columns(left_info) -%}{{ return('union') }}{%- endif -%}
+  {%- set limits = temporal_joins._tj_broadcast_limits(m) -%}
+  {%- set row_bytes = temporal_joins._tj_broadcast_row_bytes(left_info.columns) -%}
   {#- table statistics only rule broadcast out: they can be stale (a CTAS records "0 rows") -#}
-  {%- if left_info.rows is number and not temporal_joins._asof_broadcast_fits(limits, left_info.rows, row_bytes) -%}
+  {%- if left_info.rows is number and not temporal_joins._tj_broadcast_fits(limits, left_info.rows, row_bytes) -%}
     {{ return('union') }}
   {%- endif -%}
   {%- if left_info.counted is not defined -%}
@@ -37,11 +37,11 @@
                                           .columns[0].values()[0] or 0}) -%}
   {%- endif -%}
   {%- set rows = left_info.counted | int -%}
-  {%- if not temporal_joins._asof_broadcast_fits(limits, rows, row_bytes) -%}{{ return('union') }}{%- endif -%}
+  {%- if not temporal_joins._tj_broadcast_fits(limits, rows, row_bytes) -%}{{ return('union') }}{%- endif -%}
   {%- if rows == 0 -%}{{ return('broadcast') }}{%- endif -%}
   {%- set keys = [] -%}
   {%- for pair in pairs -%}{%- do keys.append(pair[0]) -%}{%- endfor -%}
-  {%- set stats = run_query(temporal_joins._asof_auto_stats_sql(left_info.sql, keys, rows)) -%}
+  {%- set stats = run_query(temporal_joins._tj_auto_stats_sql(left_info.sql, keys, rows)) -%}
   {%- if (stats.columns[0].values()[0] or 0) <= limits.temporal_joins_broadcast_max_rows_per_key -%}
     {{ return('broadcast') }}
   {%- endif -%}
@@ -50,7 +50,7 @@
 
 {#- auto's limits, checked: max_bytes, max_rows (none: no row limit) and max_rows_per_key; a limit whose default is
     none may be set to none. Defaults: _tuning.sql. -#}
-{% macro _asof_broadcast_limits(m) %}
+{% macro _tj_broadcast_limits(m) %}
   {%- set limits = {} -%}
   {%- for name in ['temporal_joins_broadcast_max_bytes', 'temporal_joins_broadcast_max_rows',
                    'temporal_joins_broadcast_max_rows_per_key'] -%}
@@ -66,7 +66,7 @@
 {% endmacro %}
 
 {#- Whether `rows` left rows of row_bytes each are within auto's byte and row limits. -#}
-{% macro _asof_broadcast_fits(limits, rows, row_bytes) %}
+{% macro _tj_broadcast_fits(limits, rows, row_bytes) %}
   {{ return(rows * row_bytes <= limits.temporal_joins_broadcast_max_bytes
             and (limits.temporal_joins_broadcast_max_rows is none
                  or rows <= limits.temporal_joins_broadcast_max_rows)) }}
@@ -76,16 +76,16 @@
     temporal_joins.asof.broadcast.row_bytes): an UnsafeRow (a null bit per column in 8-byte words, 8 bytes per
     column) plus the variable-length parts at Spark's default sizes (string 20 rounded to 24, binary 104, a
     decimal past 18 digits 16, nested types 64), plus 16 for the table's entry. -#}
-{% macro _asof_broadcast_row_bytes(columns) %}
+{% macro _tj_broadcast_row_bytes(columns) %}
   {%- set n = columns | length -%}
   {%- set total = [16 + 8 * ((n + 63) // 64) + 8 * n] -%}
   {%- for c in columns -%}
-    {%- do total.append(temporal_joins._asof_variable_bytes(c.dtype | lower)) -%}
+    {%- do total.append(temporal_joins._tj_variable_bytes(c.dtype | lower)) -%}
   {%- endfor -%}
   {{ return(total | sum) }}
 {% endmacro %}
 
-{% macro _asof_variable_bytes(dtype) %}
+{% macro _tj_variable_bytes(dtype) %}
   {%- set decimal = modules.re.match('^decimal\\((\\d+)', dtype) -%}
   {%- if modules.re.match('^(array|map|struct|variant)\\b', dtype) -%}{{ return(64) }}
   {%- elif modules.re.match('^(string|varchar|char)\\b', dtype) -%}{{ return(24) }}
@@ -97,7 +97,7 @@
 
 {#- auto's per-key query: the most rows of one key among a random sample of about _tj_setting('sample_rows')
     of the left side's `rows` rows (all of them when fewer); relation_sql and keys are validated. -#}
-{% macro _asof_auto_stats_sql(relation_sql, keys, rows) %}
+{% macro _tj_auto_stats_sql(relation_sql, keys, rows) %}
   {%- set quoted = [] -%}
   {%- for k in keys -%}{%- do quoted.append(temporal_joins._tj_q(k)) -%}{%- endfor -%}
   {%- set fraction = temporal_joins._tj_setting('sample_rows') / rows -%}
@@ -108,7 +108,7 @@
 {% endmacro %}
 
 {#- Left columns Spark cannot group by (maps and variants, also nested): broadcast groups by every left column. -#}
-{% macro _asof_ungroupable(left_info) %}
+{% macro _tj_ungroupable_columns(left_info) %}
   {%- set found = [] -%}
   {%- for c in (left_info.columns or []) if modules.re.search('map<|(^|[<,:\\s])variant($|[>,\\s])', c.dtype) -%}
     {%- do found.append(c) -%}

@@ -69,16 +69,6 @@
 {% macro default__tj_last_ignore_nulls(expr) %}{{ return('last(' ~ expr ~ ') ignore nulls') }}{% endmacro %}
 {% macro hive__tj_last_ignore_nulls(expr) %}{{ return('last_value(' ~ expr ~ ', true)') }}{% endmacro %}
 
-{#-
-  n + 1 empty strings, for posexplode to count 0..n: HiveQL 2.3 has no sequence(). Not space(n): Hive 2.3's
-  UDFSpace reuses its Text buffer, which Hadoop 3's Text grows by half, so after a shorter call space(n) can end
-  in NUL bytes instead of blanks and split gives fewer elements (tools/hive/FINDINGS.md). repeat writes every byte.
-  Both dialects run it (duplicate rows posexplode it in either).
--#}
-{% macro _tj_hive_blanks(n) %}
-  {{ return("split(repeat(' ', " ~ n ~ "), ' ')") }}
-{% endmacro %}
-
 {#- A per-row id that tells duplicate left rows apart (Hive has no monotonically_increasing_id). -#}
 {% macro tj_row_id() %}{{ return(adapter.dispatch('tj_row_id', 'temporal_joins')()) }}{% endmacro %}
 {% macro default__tj_row_id() %}{{ return('monotonically_increasing_id()') }}{% endmacro %}
@@ -343,7 +333,7 @@
 {#-
   Copy a row into buckets lo..hi: a LATERAL VIEW clause and the bucket expression ({'clause', 'bucket'}).
   Spark: explode(sequence(lo, hi)). Hive 2.3 has no sequence(): posexplode hi - lo + 1 empty
-  strings (_tj_hive_blanks) and add the position to lo.
+  strings (_tj_blanks) and add the position to lo.
   `valid` false or null gives no copy (or, with outer, one row whose bucket is null).
 -#}
 {% macro tj_copies(lo, hi, valid, outer) %}
@@ -360,7 +350,7 @@
 {% macro hive__tj_copies(lo, hi, valid, outer) %}
   {{ return({
       'clause': 'lateral view ' ~ ('outer ' if outer else '') ~ "posexplode(case when " ~ valid ~ " then "
-                ~ temporal_joins._tj_hive_blanks('cast(' ~ hi ~ ' - ' ~ lo ~ ' as int)')
+                ~ temporal_joins._tj_blanks('cast(' ~ hi ~ ' - ' ~ lo ~ ' as int)')
                 ~ " end) tj__copies as tj__pos, tj__unused",
       'bucket': '(' ~ lo ~ ' + tj__pos)'}) }}
 {% endmacro %}

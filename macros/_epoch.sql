@@ -7,7 +7,7 @@
   Buckets are floor(epoch / bin) in double. Built on _validation.sql; calls no family's files.
 -#}
 
-{% macro _range_epoch_kind(kind, infos_and_columns) %}
+{% macro _tj_epoch_kind(kind, infos_and_columns) %}
   {%- if kind == 'timestamp' -%}
     {#- unix_micros reads a TIMESTAMP_NTZ as UTC wall time: right among NTZ columns (no DST gap), but a mix
         with TIMESTAMP follows the package's rule (docs/design.md): NTZ read in the session time zone -#}
@@ -29,7 +29,7 @@
 {% endmacro %}
 
 {#- The time kinds of several columns must agree; `hint` (a distance) decides when none can be looked up. -#}
-{% macro _range_kind(m, pairs, hint, hint_argument) %}
+{% macro _tj_pairs_time_kind(m, pairs, hint, hint_argument) %}
   {%- set kinds = [] -%}
   {%- for p in pairs -%}
     {%- do kinds.append(temporal_joins._tj_common_time_kind(m, p[0], p[1], p[2], p[3], hint)) -%}
@@ -60,7 +60,7 @@
   A non-negative distance (number, or interval string for timestamps/dates) in epoch units:
   {'value': float for bin arithmetic, 'sql': an exact literal of that many units}.
 -#}
-{% macro _range_units(m, argument, value, kind, epoch_kind, allow_none=true) %}
+{% macro _tj_epoch_distance(m, argument, value, kind, epoch_kind, allow_none=true) %}
   {%- if value is none -%}
     {%- if not allow_none -%}{{ temporal_joins._tj_required(m, argument, value, 'a distance') }}{%- endif -%}
     {{ return({'value': 0, 'sql': '0'}) }}
@@ -97,7 +97,7 @@
   of every copy-range end, goes through this one monotone function, so a pair whose times
   satisfy the exact predicate always shares a bucket.
 -#}
-{% macro _range_bucket(expr, epoch_kind, bin) %}
+{% macro _tj_bucket(expr, epoch_kind, bin) %}
   {%- if epoch_kind in ['integral', 'decimal'] -%}
     {%- set as_double = 'cast(cast(' ~ expr ~ ' as decimal(38,6)) as double)' -%}
   {%- elif epoch_kind == 'double' -%}
@@ -107,19 +107,19 @@
   {%- endif -%}
   {#- a bin measured when the query runs is a column of the side's source (_range_bin_source) -#}
   {%- if bin is mapping -%}{{ return('floor(' ~ as_double ~ ' / tj__src.tj__bin)') }}{%- endif -%}
-  {{ return('floor(' ~ as_double ~ " / cast('" ~ temporal_joins._range_bin_text(bin) ~ "' as double))") }}
+  {{ return('floor(' ~ as_double ~ " / cast('" ~ temporal_joins._tj_bin_text(bin) ~ "' as double))") }}
 {% endmacro %}
 
 {#- A bin as plain text (no locale, full precision). Bins are computed as numbers, never taken from the
     caller as text. -#}
-{% macro _range_bin_text(bin) %}
+{% macro _tj_bin_text(bin) %}
   {%- if bin is string -%}{{ return(bin) }}{%- endif -%}
   {%- set b = bin | float -%}
   {%- if b == (b | int) and b < 1e15 -%}{{ return((b | int) ~ '.0') }}{%- endif -%}
   {{ return('%.17g' | format(b)) }}
 {% endmacro %}
 
-{% macro _range_key_select(pairs, side, alias) %}
+{% macro _tj_key_select(pairs, side, alias) %}
   {%- set i = 0 if side == 'left' else 1 -%}
   {%- set out = [] -%}
   {%- for pair in pairs -%}

@@ -108,3 +108,13 @@
            else temporal_joins._tj_gap(right_t, left_t, kind) -%}
   {{ return(gap ~ ' <= ' ~ temporal_joins._tj_distance_literal(tolerance)) }}
 {% endmacro %}
+
+{#-
+  n + 1 empty strings, for posexplode to count 0..n: HiveQL 2.3 has no sequence(). Not space(n): Hive 2.3's
+  UDFSpace reuses its Text buffer, which Hadoop 3's Text grows by half, so after a shorter call space(n) can end
+  in NUL bytes instead of blanks and split gives fewer elements (tools/hive/FINDINGS.md). repeat writes every byte.
+  Both dialects run it (duplicate rows posexplode it in either).
+-#}
+{% macro _tj_blanks(n) %}
+  {{ return("split(repeat(' ', " ~ n ~ "), ' ')") }}
+{% endmacro %}

@@ -3,7 +3,7 @@
   a broadcast hash table of the left rows (join on the keys, the time predicate and the
   tolerance), and a hash aggregate keeps, per left row, the best candidate; only about one
   row per left row and map task is shuffled. `auto` picks it when the left side is small and
-  has few rows per key (see _asof_auto_strategy): each right row is paired with every left
+  has few rows per key (see _tj_auto_strategy): each right row is paired with every left
   row of its key on the allowed side, so many left rows per key multiply the candidates.
 
   Left rows are grouped by their columns (so the left side can be read twice and stay
@@ -134,7 +134,7 @@ from (
   ) as tj__candidates
   group by {% for g in groups %}{{ g.name }}{{ ', ' if not loop.last }}{% endfor %}
 ) as tj__best
-lateral view posexplode({{ temporal_joins._tj_hive_blanks('cast(tj__dup as int) - 1') }})
+lateral view posexplode({{ temporal_joins._tj_blanks('cast(tj__dup as int) - 1') }})
   tj__dups as tj__dup_index, tj__dup_text
 {%- if p.join_type == 'inner' %}
 where {% for pick in picks %}tj__matches{{ loop.index0 }} > 0{{ ' and ' if not loop.last }}{% endfor %}

@@ -144,7 +144,7 @@
   {%- set unions = [] -%}
   {%- for g in groups -%}
     {%- if strategy == 'auto' and g.entries[0].by
-          and temporal_joins._asof_auto_strategy(m, left_info, g.entries[0].by) == 'broadcast' -%}
+          and temporal_joins._tj_auto_strategy(m, left_info, g.entries[0].by) == 'broadcast' -%}
       {%- for e in g.entries -%}{%- do broadcast.append(e) -%}{%- endfor -%}
     {%- else -%}
       {%- do unions.append({'strategy': 'union', 'entries': g.entries}) -%}

@@ -19,7 +19,7 @@
   {%- if strategy == 'broadcast' -%}
     {{ temporal_joins._asof_broadcast_check(m, m, left_info, pairs, by) }}
   {%- elif strategy == 'auto' -%}
-    {%- set strategy = temporal_joins._asof_auto_strategy(m, left_info, pairs) -%}
+    {%- set strategy = temporal_joins._tj_auto_strategy(m, left_info, pairs) -%}
   {%- endif -%}
 
   {#- union without keys: ranges of time, so the window is not one partition (_asof_time_ranges.sql). Not with
@@ -96,7 +96,7 @@
     {{ temporal_joins._tj_fail(m, 'by', 'one or more key columns when strategy is broadcast'
          ~ ' (without keys every right row would be paired with every earlier left row)', by) }}
   {%- endif -%}
-  {%- for c in temporal_joins._asof_ungroupable(left_info) -%}
+  {%- for c in temporal_joins._tj_ungroupable_columns(left_info) -%}
     {{ temporal_joins._tj_fail(macro, 'strategy', 'auto, union, exploding when `left` has map or variant columns'
          ~ ' (broadcast groups by the left columns, and maps cannot be grouped)',
          'broadcast', 'left column `' ~ c.name ~ '` is ' ~ c.dtype) }}

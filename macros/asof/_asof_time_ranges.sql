@@ -274,7 +274,7 @@ from (
       tj__range_pos as tj__trange,
       {{ placeholder_columns | join(',\n      ') }}
     from (select 1 as tj__one) as tj__one
-    lateral view posexplode({{ temporal_joins._tj_hive_blanks(n_splits) }}) tj__ranges as tj__range_pos, tj__blank
+    lateral view posexplode({{ temporal_joins._tj_blanks(n_splits) }}) tj__ranges as tj__range_pos, tj__blank
     {%- endif %}
   ) as tj__edge_rows
   group by {{ by_keys }}tj__trange

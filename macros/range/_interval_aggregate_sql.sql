@@ -29,7 +29,7 @@
   {%- for pair in spec.by -%}
     {%- do valid.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}
   {%- endfor -%}
-  {%- set right_keys = temporal_joins._range_key_select(spec.by, 'right', 'tj__rsrc') -%}
+  {%- set right_keys = temporal_joins._tj_key_select(spec.by, 'right', 'tj__rsrc') -%}
   {%- set window = 'over (' ~ ('partition by ' ~ keys | join(', ') ~ ' ' if keys else '')
         ~ 'order by tj__t asc nulls first, tj__tie asc rows between unbounded preceding and current row)' -%}
   {%- set start_tie = 0 if spec.start_inclusive else 2 -%}
@@ -74,7 +74,7 @@ from (
     sum(tj__dn) {{ window }} as tj__n
   from (
     select
-      {%- for k in temporal_joins._range_key_select(spec.by, 'left', 'tj__lsrc') %}
+      {%- for k in temporal_joins._tj_key_select(spec.by, 'left', 'tj__lsrc') %}
       {{ k }},
       {%- endfor %}
       tj__lsrc.{{ temporal_joins._tj_q(spec.left_time) }} as tj__t,

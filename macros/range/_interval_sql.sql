@@ -22,14 +22,14 @@
   {%- set packed = temporal_joins._tj_pack_left(alias, spec.left_columns) if side == 'left'
         else temporal_joins._tj_pack_right(alias, spec.right_columns) -%}
   {%- set e = spec.dialect.epoch(alias ~ '.' ~ temporal_joins._tj_q(end_col), spec.epoch_kind) -%}
-  {%- set cols = temporal_joins._range_key_select(spec.by, side, alias) -%}
+  {%- set cols = temporal_joins._tj_key_select(spec.by, side, alias) -%}
   {%- if start_col is not none -%}
     {%- do cols.append(spec.dialect.epoch(alias ~ '.' ~ temporal_joins._tj_q(start_col), spec.epoch_kind)
         ~ ' as tj__s') -%}
   {%- endif -%}
   {%- do cols.append(e ~ ' as tj__e') -%}
   {%- do cols.append(packed ~ ' as tj__row') -%}
-  {%- if spec.strategy == 'bucketed' -%}{%- do cols.append(temporal_joins._range_bucket(e, spec.epoch_kind,
+  {%- if spec.strategy == 'bucketed' -%}{%- do cols.append(temporal_joins._tj_bucket(e, spec.epoch_kind,
       spec.bin) ~ ' as tj__bucket') -%}{%- endif -%}
   {%- set src = temporal_joins._range_bin_source(spec, src) if spec.strategy == 'bucketed' else src -%}
   {{ return('(select ' ~ cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias ~ ')') }}

@@ -132,7 +132,7 @@ where len > 0
 {#-
   A measured bound as a typed SQL literal of the epoch kind (none for null). The text comes
   from the engine (cast to string), is checked to be a number and re-rendered, never spliced
-  as received. Integral and decimal bounds come as decimal(38,6), the type _range_bucket
+  as received. Integral and decimal bounds come as decimal(38,6), the type _tj_bucket
   converts them through, so the literal's bucket equals the row's.
 -#}
 {% macro _range_stat_literal(spec, name, value) %}

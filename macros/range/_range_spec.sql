@@ -20,7 +20,7 @@
   {%- if bin_size is number and bin_size <= 0 -%}
     {{ temporal_joins._tj_fail(m, 'bin_size', allowed, bin_size, 'a bin must be wider than zero') }}
   {%- endif -%}
-  {%- set units = temporal_joins._range_units(m, 'bin_size', bin_size, kind, epoch_kind) -%}
+  {%- set units = temporal_joins._tj_epoch_distance(m, 'bin_size', bin_size, kind, epoch_kind) -%}
   {%- if units.value <= 0 -%}
     {{ temporal_joins._tj_fail(m, 'bin_size', allowed, bin_size, 'a bin must be wider than zero') }}
   {%- endif -%}
@@ -45,12 +45,12 @@
          ~ " such as '30 seconds'",
          none, 'give `lower`, `upper` or both (an omitted one means 0)') }}
   {%- endif -%}
-  {%- set kind = temporal_joins._range_kind(m, [[base.left_info, left_time, base.right_info, right_time]],
+  {%- set kind = temporal_joins._tj_pairs_time_kind(m, [[base.left_info, left_time, base.right_info, right_time]],
                                               lower if lower is not none else upper,
                                               'lower' if lower is not none else 'upper') -%}
-  {%- set ek = temporal_joins._range_epoch_kind(kind, [[base.left_info, left_time], [base.right_info, right_time]]) -%}
-  {%- set lower_u = temporal_joins._range_units(m, 'lower', lower, kind, ek) -%}
-  {%- set upper_u = temporal_joins._range_units(m, 'upper', upper, kind, ek) -%}
+  {%- set ek = temporal_joins._tj_epoch_kind(kind, [[base.left_info, left_time], [base.right_info, right_time]]) -%}
+  {%- set lower_u = temporal_joins._tj_epoch_distance(m, 'lower', lower, kind, ek) -%}
+  {%- set upper_u = temporal_joins._tj_epoch_distance(m, 'upper', upper, kind, ek) -%}
   {%- set bin = temporal_joins._range_bin(m, bin_size, kind, ek) -%}
   {%- set width = (lower_u.value | float) + (upper_u.value | float) -%}
   {%- if bin is none -%}
@@ -114,10 +114,10 @@
   {%- if mode == 'overlap' -%}
     {%- do pairs.append([base.left_info, left_start, base.left_info, left_end]) -%}
   {%- endif -%}
-  {%- set kind = temporal_joins._range_kind(m, pairs, bin_size, 'bin_size') -%}
+  {%- set kind = temporal_joins._tj_pairs_time_kind(m, pairs, bin_size, 'bin_size') -%}
   {%- set cols_for_kind = [[base.right_info, right_start], [base.right_info, right_end]] -%}
   {%- for c in left_cols -%}{%- do cols_for_kind.append([base.left_info, c]) -%}{%- endfor -%}
-  {%- set ek = temporal_joins._range_epoch_kind(kind, cols_for_kind) -%}
+  {%- set ek = temporal_joins._tj_epoch_kind(kind, cols_for_kind) -%}
   {%- set bin = temporal_joins._range_bin(m, bin_size, kind, ek) -%}
   {%- set cols = temporal_joins._tj_right_output_columns(m, base.left_info, base.right_info, base.pairs, base.prefix,
                                                          columns, [right_start, right_end]) -%}
@@ -181,10 +181,10 @@
     {%- set a = temporal_joins._tj_choice(m, 'aggregates', a, allowed) -%}
     {%- if a not in aggs -%}{%- do aggs.append(a) -%}{%- endif -%}
   {%- endfor -%}
-  {%- set kind = temporal_joins._range_kind(m, [[base.left_info, left_time, base.right_info, right_start],
+  {%- set kind = temporal_joins._tj_pairs_time_kind(m, [[base.left_info, left_time, base.right_info, right_start],
                                                 [base.right_info, right_start, base.right_info, right_end]],
                                             none, none) -%}
-  {%- set ek = temporal_joins._range_epoch_kind(kind, [[base.left_info, left_time], [base.right_info, right_start],
+  {%- set ek = temporal_joins._tj_epoch_kind(kind, [[base.left_info, left_time], [base.right_info, right_start],
                                                        [base.right_info, right_end]]) -%}
   {%- set outputs = [] -%}
   {%- for a in aggs -%}{%- do outputs.append({'agg': a, 'output': base.prefix ~ value ~ '_' ~ a}) -%}{%- endfor -%}

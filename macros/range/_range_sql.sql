@@ -40,8 +40,8 @@
   {%- set e = spec.dialect.epoch(alias ~ '.' ~ temporal_joins._tj_q(time_col), spec.epoch_kind) -%}
   {%- set packed = temporal_joins._tj_pack_left(alias, spec.left_columns) if side == 'left'
         else temporal_joins._tj_pack_right(alias, spec.right_columns) -%}
-  {%- set cols = temporal_joins._range_key_select(spec.by, side, alias) + [e ~ ' as tj__e', packed ~ ' as tj__row'] -%}
-  {%- do cols.append(temporal_joins._range_bucket(e, spec.epoch_kind, spec.bin) ~ ' as tj__bucket') -%}
+  {%- set cols = temporal_joins._tj_key_select(spec.by, side, alias) + [e ~ ' as tj__e', packed ~ ' as tj__row'] -%}
+  {%- do cols.append(temporal_joins._tj_bucket(e, spec.epoch_kind, spec.bin) ~ ' as tj__bucket') -%}
   {{ return('(select ' ~ cols | join(', ') ~ ' from ' ~ src ~ ' as ' ~ alias ~ ')') }}
 {% endmacro %}
 
@@ -111,7 +111,7 @@
     {%- else -%}
       {%- do where.append(q ~ temporal_joins._tj_q(b.start) ~ ' is not null') -%}
     {%- endif -%}
-    {%- set keys = temporal_joins._range_key_select(spec.by, 'left' if side == 'l' else 'right', 'tj__src') -%}
+    {%- set keys = temporal_joins._tj_key_select(spec.by, 'left' if side == 'l' else 'right', 'tj__src') -%}
     {%- set cols = (keys if grouped else []) + [('0' if side == 'l' else '1') ~ ' as tj__side', s ~ ' as tj__s',
                                                 e ~ ' as tj__e'] -%}
     {%- do branches.append('select ' ~ cols | join(', ') ~ ' from ' ~ (spec.left if side == 'l' else spec.right)
@@ -135,7 +135,7 @@
       ~ (' group by ' ~ keys | join(', ') if keys else '')) }}
 {% endmacro %}
 
-{#- A time as measured for the reach: its epoch number; integral and decimal ones as decimal(38,6), which _range_bucket
+{#- A time as measured for the reach: its epoch number; integral and decimal ones as decimal(38,6), which _tj_bucket
     goes through. -#}
 {% macro _range_stat_epoch(expr, spec) %}
   {%- set e = spec.dialect.epoch(expr, spec.epoch_kind) -%}
@@ -187,7 +187,7 @@
 
 {#- An epoch expression in a space: its bucket, or the number itself as double. -#}
 {% macro _range_space(expr, spec, space) %}
-  {{ return(temporal_joins._range_bucket(expr, spec.epoch_kind, spec.bin) if space == 'bucket'
+  {{ return(temporal_joins._tj_bucket(expr, spec.epoch_kind, spec.bin) if space == 'bucket'
             else 'cast(' ~ expr ~ ' as double)') }}
 {% endmacro %}
 
@@ -214,7 +214,7 @@
   {%- set overlap = spec.get('mode') == 'overlap' -%}
   {%- set reach = temporal_joins._range_reach(spec, other, space) if clamped else none -%}
   {%- set e = spec.dialect.epoch(q ~ temporal_joins._tj_q(b.end), spec.epoch_kind) -%}
-  {%- set cols = temporal_joins._range_key_select(spec.by, 'left' if side == 'l' else 'right', 'tj__src') -%}
+  {%- set cols = temporal_joins._tj_key_select(spec.by, 'left' if side == 'l' else 'right', 'tj__src') -%}
   {%- set carried = [] -%}
   {%- for pair in spec.by -%}{%- do carried.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
   {%- if spec.macro == 'range_join' -%}

@@ -1,6 +1,6 @@
 {#-
   window_aggregate's argument checks, on the shared layer: _validation.sql, _time_kinds.sql, the time
-  arithmetic it shares with the range family (_epoch.sql: _range_kind, _range_epoch_kind, _range_units)
+  arithmetic it shares with the range family (_epoch.sql: _tj_pairs_time_kind, _tj_epoch_kind, _tj_epoch_distance)
   and auto's rule (_auto_strategy.sql). Returns the spec; window_aggregate.sql puts its dialect table on it
   (_dialect.sql) and window/_window_plan.sql and window/_window_sql.sql render it.
 
@@ -77,7 +77,7 @@
     {%- if w is none or w is sameas true or w is sameas false -%}
       {{ temporal_joins._tj_fail(m, 'windows', allowed, w) }}
     {%- endif -%}
-    {%- set units = temporal_joins._range_units(m, 'windows', w, kind, epoch_kind) -%}
+    {%- set units = temporal_joins._tj_epoch_distance(m, 'windows', w, kind, epoch_kind) -%}
     {%- if w is number and epoch_kind in ['integral', 'decimal'] and '.' in (w | string) -%}
       {#- the narrowest exact decimal: a wide literal (decimal(38, s)) would make Spark trade the
           marker times' fraction digits for integer digits when it widens them to a common type -#}
@@ -194,7 +194,7 @@
     {{ temporal_joins._tj_fail(m, 'by', 'one or more key columns when strategy is broadcast (without keys the band '
          ~ 'join has no equality to hash on and becomes a nested loop)', by) }}
   {%- endif -%}
-  {%- for c in temporal_joins._asof_ungroupable(base.left_info) -%}
+  {%- for c in temporal_joins._tj_ungroupable_columns(base.left_info) -%}
     {{ temporal_joins._tj_fail(m, 'left', 'a left relation without map or variant columns (each left row is put back '
          ~ 'together by grouping on its columns, and maps cannot be grouped)', base.left_info.sql,
          'left column `' ~ c.name ~ '` is ' ~ c.dtype) }}
@@ -204,9 +204,9 @@
   {%- if windows is string or windows is number -%}{%- set hint = windows -%}
   {%- elif windows is iterable and windows is not mapping and windows | length > 0 -%}{%- set hint = windows[0] -%}
   {%- endif -%}
-  {%- set kind = temporal_joins._range_kind(m, [[base.left_info, left_time, base.right_info, right_time]],
+  {%- set kind = temporal_joins._tj_pairs_time_kind(m, [[base.left_info, left_time, base.right_info, right_time]],
         hint, 'windows') -%}
-  {%- set ek = temporal_joins._range_epoch_kind(kind, [[base.left_info, left_time], [base.right_info, right_time]]) -%}
+  {%- set ek = temporal_joins._tj_epoch_kind(kind, [[base.left_info, left_time], [base.right_info, right_time]]) -%}
   {%- set lengths = temporal_joins._window_lengths(m, windows, kind, ek) -%}
   {%- set values = temporal_joins._window_aggregates(m, aggregates, base.right_info) -%}
 
@@ -228,7 +228,7 @@
   {{ temporal_joins._tj_check_output_names(m, left_columns, named, base.prefix) }}
   {%- if strategy == 'auto' -%}
     {#- asof_join's rule and vars: broadcast for a small left side with few rows per key, else union -#}
-    {%- set strategy = temporal_joins._asof_auto_strategy(m, base.left_info, base.pairs) -%}
+    {%- set strategy = temporal_joins._tj_auto_strategy(m, base.left_info, base.pairs) -%}
   {%- endif -%}
 
   {#- a left key whose type equals its right key's travels as tj__k<i> (no union coercion), not as a payload column -#}

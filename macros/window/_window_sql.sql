@@ -68,13 +68,13 @@ from (
 {{ temporal_joins._window_grouped(spec, p) | indent(4, true) }}
   ) as tj__grouped
 ) as tj__deltas
-lateral view posexplode({{ temporal_joins._tj_hive_blanks('cast(tj__deltas.tj__dup as int) - 1') }})
+lateral view posexplode({{ temporal_joins._tj_blanks('cast(tj__deltas.tj__dup as int) - 1') }})
   tj__dups as tj__dup_index, tj__dup_text
 {% endmacro %}
 
 {#- The select items of a left row read from tj__lsrc: its keys as tj__k<i>, then its payload. -#}
 {% macro _window_left_select(spec, p) %}
-  {%- set items = temporal_joins._range_key_select(spec.by, 'left', 'tj__lsrc') -%}
+  {%- set items = temporal_joins._tj_key_select(spec.by, 'left', 'tj__lsrc') -%}
   {%- for pl in p.payload -%}{%- do items.append(pl.expr ~ ' as ' ~ pl.name) -%}{%- endfor -%}
   {{ return(items) }}
 {% endmacro %}
@@ -87,7 +87,7 @@ lateral view posexplode({{ temporal_joins._tj_hive_blanks('cast(tj__deltas.tj__d
   {%- endfor -%}
   {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(spec.right_time) ~ ' is not null') -%}
 select
-  {%- for k in temporal_joins._range_key_select(spec.by, 'right', 'tj__rsrc') %}
+  {%- for k in temporal_joins._tj_key_select(spec.by, 'right', 'tj__rsrc') %}
   {{ k }},
   {%- endfor %}
   {%- for pl in p.payload %}
@@ -184,11 +184,11 @@ group by {{ exprs | join(', ') }}
     {%- set bin = widest if widest > 0 else 1.0 -%}
     {%- set margin = ' - 1' if spec.epoch_kind == 'double' else '' -%}
     {%- if spec.direction == 'backward' -%}
-      {%- set lo = temporal_joins._range_bucket('(tj__one.tj__e - ' ~ widest_sql ~ ')', spec.epoch_kind, bin) -%}
-      {%- set hi = temporal_joins._range_bucket('tj__one.tj__e', spec.epoch_kind, bin) -%}
+      {%- set lo = temporal_joins._tj_bucket('(tj__one.tj__e - ' ~ widest_sql ~ ')', spec.epoch_kind, bin) -%}
+      {%- set hi = temporal_joins._tj_bucket('tj__one.tj__e', spec.epoch_kind, bin) -%}
     {%- else -%}
-      {%- set lo = temporal_joins._range_bucket('tj__one.tj__e', spec.epoch_kind, bin) -%}
-      {%- set hi = temporal_joins._range_bucket('(tj__one.tj__e + ' ~ widest_sql ~ ')', spec.epoch_kind, bin) -%}
+      {%- set lo = temporal_joins._tj_bucket('tj__one.tj__e', spec.epoch_kind, bin) -%}
+      {%- set hi = temporal_joins._tj_bucket('(tj__one.tj__e + ' ~ widest_sql ~ ')', spec.epoch_kind, bin) -%}
     {%- endif -%}
     {%- set copies = spec.dialect.copies('(' ~ lo ~ margin ~ ')', '(' ~ hi ~ (' + 1' if margin else '') ~ ')',
           'tj__one.tj__e is not null', outer=false) -%}
@@ -209,14 +209,14 @@ select {{ '/*+ MAPJOIN(tj__lt) */' if not bucketed }}
   {%- endfor %}
 from (
   select
-    {%- for k in temporal_joins._range_key_select(spec.by, 'right', 'tj__rsrc') %}
+    {%- for k in temporal_joins._tj_key_select(spec.by, 'right', 'tj__rsrc') %}
     {{ k }},
     {%- endfor %}
     {%- for n in paired_values %}
     tj__rsrc.{{ temporal_joins._tj_q(spec.measures[n].column) }} as tj__v{{ n }},
     {%- endfor %}
     {%- if bucketed %}
-    {{ temporal_joins._range_bucket(p.re, spec.epoch_kind, bin) }} as tj__bucket,
+    {{ temporal_joins._tj_bucket(p.re, spec.epoch_kind, bin) }} as tj__bucket,
     {%- endif %}
     {{ p.re }} as tj__e
   from {{ spec.right }} as tj__rsrc

@@ -1,5 +1,5 @@
 """auto's broadcast rule, shared by asof_join's and window_aggregate's engines (the macro's
-_asof_auto_strategy and its vars): whether a left side is small enough, with few enough rows per key,
+_tj_auto_strategy and its vars): whether a left side is small enough, with few enough rows per key,
 to broadcast. Both families import it; neither imports the other for it."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def ungroupable_columns(df: DataFrame) -> list[str]:
 
 
 def row_bytes(df: DataFrame) -> int:
-    """A left row's estimated size in the broadcast hash table (the macro's _asof_broadcast_row_bytes): an
+    """A left row's estimated size in the broadcast hash table (the macro's _tj_broadcast_row_bytes): an
     UnsafeRow (a null bit per column in 8-byte words, 8 bytes per column) plus the variable-length parts at
     Spark's default sizes (string 20 rounded to 24, binary 104, a decimal past 18 digits 16, nested types 64),
     plus 16 for the table's entry."""

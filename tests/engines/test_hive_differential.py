@@ -335,7 +335,7 @@ def rendered(dbt, asof_inputs, range_data, window_inputs):
         }
         for c in KEYLESS
     ]
-    calls.append({"id": "hive_blanks", "macro": "_tj_hive_blanks", "kwargs": {"n": "n"}})
+    calls.append({"id": "hive_blanks", "macro": "_tj_blanks", "kwargs": {"n": "n"}})
     sql = dbt.render(calls, dbt_vars={"temporal_joins_time_ranges": KEYLESS_RANGES})
     assert len(sql) == len(calls)
     return sql
@@ -614,7 +614,7 @@ def test_a_struct_against_a_bare_null_in_union_all_is_reported_as_a_hive_failure
 
 
 def test_copy_counts_after_shorter_ones_on_hive(spark, hive_asof, rendered):
-    """The package's n + 1 empty strings (_tj_hive_blanks, which every Hive copy posexplodes) after shorter
+    """The package's n + 1 empty strings (_tj_blanks, which every Hive copy posexplodes) after shorter
     calls in one task; control: Hive 2.3's space(n) there ends in NUL bytes left by Hadoop 3's Text growth, so
     split(space(23), ' ') after space(16) and space(20) has 21 elements (tools/hive/FINDINGS.md)."""
     blanks = rendered["hive_blanks"]

@@ -16,7 +16,7 @@ from temporal_joins.broadcast_rule import spine_fits, ungroupable_columns
 
 
 def broadcast_fits(left_df: DataFrame, s: AsofSpec) -> bool:
-    """auto's rule (the macro's _asof_auto_strategy): keyed, groupable, small, few rows per key."""
+    """auto's rule (the macro's _tj_auto_strategy): keyed, groupable, small, few rows per key."""
     return spine_fits(left_df, [left for left, _ in s.by])
 
 

@@ -66,7 +66,7 @@ class WindowSpec:
 
 
 def _epoch_kind(kind: str, left_type: T.DataType, right_type: T.DataType) -> str:
-    """How times compare (the macros' _range_epoch_kind): micros | micros_zoned | days | integral | decimal
+    """How times compare (the macros' _tj_epoch_kind): micros | micros_zoned | days | integral | decimal
     | double. micros_zoned: a TIMESTAMP_NTZ against a TIMESTAMP, the NTZ read in the session time zone."""
     if kind == "timestamp":
         ntz = [isinstance(t, T.TimestampNTZType) for t in (left_type, right_type)]
