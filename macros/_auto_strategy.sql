@@ -1,7 +1,7 @@
 {#-
   strategy='auto''s rule, shared by asof_join, asof_join_many (asof/) and window_aggregate (window/): whether
   the left side is small enough, per key, for the broadcast strategy, from the metastore's statistics or one
-  bounded query while compiling (run_query). The plan layer: argument checks call it, the SQL never does.
+  bounded query while compiling (run_query). Shared by the families' plan layers; a spec or the SQL never calls it.
 -#}
 
 {#-
@@ -58,8 +58,8 @@
     {%- if nullable and temporal_joins._tj_setting(name) is none -%}
       {%- do limits.update({name: none}) -%}
     {%- else -%}
-      {%- do limits.update({name: temporal_joins._tj_whole_number_var(m, name, 0, none,
-                            'a non-negative whole number' ~ (' or none (no limit)' if nullable else ''))}) -%}
+      {%- do limits.update({name: temporal_joins._tj_whole_number_var(m=m, name=name, least=0, most=none,
+                            allowed='a non-negative whole number' ~ (' or none (no limit)' if nullable else ''))}) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(limits) }}
@@ -105,13 +105,4 @@
             ~ (' where rand(' ~ temporal_joins._tj_setting('sample_seed') ~ ') < ' ~ '%.9f' | format(fraction)
                if fraction < 1 else '')
             ~ ' group by ' ~ quoted | join(', ') ~ ') as tj__key_counts') }}
-{% endmacro %}
-
-{#- Left columns Spark cannot group by (maps and variants, also nested): broadcast groups by every left column. -#}
-{% macro _tj_ungroupable_columns(left_info) %}
-  {%- set found = [] -%}
-  {%- for c in (left_info.columns or []) if modules.re.search('map<|(^|[<,:\\s])variant($|[>,\\s])', c.dtype) -%}
-    {%- do found.append(c) -%}
-  {%- endfor -%}
-  {{ return(found) }}
 {% endmacro %}

@@ -85,7 +85,8 @@
   skip_nulls: the indexes of the values taken from the extreme row where that value is not null (skip_nulls).
 -#}
 {% macro tj_arg_extreme(agg, order, values, names, candidate=none, skip_nulls=[]) %}
-  {{ return(adapter.dispatch('tj_arg_extreme', 'temporal_joins')(agg, order, values, names, candidate=candidate,
+  {{ return(adapter.dispatch('tj_arg_extreme', 'temporal_joins')(agg=agg, order=order, values=values,
+            names=names, candidate=candidate,
             skip_nulls=skip_nulls)) }}
 {% endmacro %}
 
@@ -281,13 +282,14 @@
     a FULL OUTER JOIN on the same never-null zero key (never a map join), whose WHERE drops the aggregate's
     row when the relation is empty. -#}
 {% macro tj_from_joined_one_row(relation, alias, one_row, one_alias, probe, column) %}
-  {{ return(adapter.dispatch('tj_from_joined_one_row', 'temporal_joins')(relation, alias, one_row, one_alias, probe,
-            column)) }}
+  {{ return(adapter.dispatch('tj_from_joined_one_row', 'temporal_joins')(relation=relation, alias=alias,
+            one_row=one_row, one_alias=one_alias, probe=probe, column=column)) }}
 {% endmacro %}
 
 {% macro default__tj_from_joined_one_row(relation, alias, one_row, one_alias, probe, column) %}
   {{ return(relation ~ ' as ' ~ alias
-            ~ temporal_joins._tj_join_one_row(one_row, one_alias, alias ~ '.' ~ probe, column)) }}
+            ~ temporal_joins._tj_join_one_row(relation=one_row, alias=one_alias, probe=alias ~ '.' ~ probe,
+                                              column=column)) }}
 {% endmacro %}
 
 {% macro hive__tj_from_joined_one_row(relation, alias, one_row, one_alias, probe, column) %}
@@ -337,7 +339,7 @@
   `valid` false or null gives no copy (or, with outer, one row whose bucket is null).
 -#}
 {% macro tj_copies(lo, hi, valid, outer) %}
-  {{ return(adapter.dispatch('tj_copies', 'temporal_joins')(lo, hi, valid, outer)) }}
+  {{ return(adapter.dispatch('tj_copies', 'temporal_joins')(lo=lo, hi=hi, valid=valid, outer=outer)) }}
 {% endmacro %}
 
 {% macro default__tj_copies(lo, hi, valid, outer) %}
@@ -367,10 +369,11 @@
     needs a Relation on the left. grouped: the renderer also groups by the left row (window_aggregate). -#}
 {% macro _tj_check_left_columns(spec, grouped=false) %}
   {%- if not spec.dialect.expands_struct() and spec.left_columns is none and execute -%}
-    {{ temporal_joins._tj_fail(spec.macro, 'left', 'a Relation (ref/source) or schema.table for the Hive flavour,'
+    {{ temporal_joins._tj_fail(macro_name=spec.macro, argument='left',
+                               allowed='a Relation (ref/source) or schema.table for the Hive flavour,'
          ~ ' whose columns can be looked up (HiveQL cannot '
          ~ ('group or expand a struct of the left row)' if grouped else 'expand a struct column with .*)'),
-         spec.left) }}
+         received=spec.left) }}
   {%- endif -%}
 {% endmacro %}
 

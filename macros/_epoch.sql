@@ -32,22 +32,24 @@
 {% macro _tj_pairs_time_kind(m, pairs, hint, hint_argument) %}
   {%- set kinds = [] -%}
   {%- for p in pairs -%}
-    {%- do kinds.append(temporal_joins._tj_common_time_kind(m, p[0], p[1], p[2], p[3], hint)) -%}
+    {%- do kinds.append(temporal_joins._tj_common_time_kind(macro_name=m, left_info=p[0], left_time=p[1],
+                                                            right_info=p[2], right_time=p[3], tolerance=hint)) -%}
   {%- endfor -%}
   {%- set known = [] -%}
   {%- for k in kinds if k != 'unknown' -%}{%- do known.append(k) -%}{%- endfor -%}
   {%- if not known -%}
     {#- at parse time nothing is looked up yet; the real check runs when the model compiles -#}
     {%- if hint_argument is none or not execute -%}{{ return('unknown') }}{%- endif -%}
-    {{ temporal_joins._tj_fail(m, hint_argument,
-         "a distance (a number, or an interval string such as '30 seconds') that tells the time kind"
+    {{ temporal_joins._tj_fail(macro_name=m, argument=hint_argument,
+         allowed="a distance (a number, or an interval string such as '30 seconds') that tells the time kind"
          ~ " when the time columns cannot be looked up (CTE inputs)",
-         hint, 'cannot tell whether the time columns are numbers, timestamps or dates') }}
+         received=hint, detail='cannot tell whether the time columns are numbers, timestamps or dates') }}
   {%- endif -%}
   {%- for k in known if temporal_joins._tj_kind_family(k) != temporal_joins._tj_kind_family(known[0]) -%}
-    {{ temporal_joins._tj_fail(m, pairs[loop.index0][3], 'time columns of one kind (numbers, timestamps or dates)',
-         pairs[loop.index0][3],
-         'time columns of different kinds (' ~ known[0] ~ ' vs ' ~ k ~ ')') }}
+    {{ temporal_joins._tj_fail(macro_name=m, argument=pairs[loop.index0][3],
+                               allowed='time columns of one kind (numbers, timestamps or dates)',
+         received=pairs[loop.index0][3],
+         detail='time columns of different kinds (' ~ known[0] ~ ' vs ' ~ k ~ ')') }}
   {%- endfor -%}
   {#- integral only when every pair is: its arithmetic then runs in decimal(20,0) -#}
   {%- if kinds | select('equalto', 'numeric_integral') | list | length == kinds | length -%}
@@ -62,10 +64,11 @@
 -#}
 {% macro _tj_epoch_distance(m, argument, value, kind, epoch_kind, allow_none=true) %}
   {%- if value is none -%}
-    {%- if not allow_none -%}{{ temporal_joins._tj_required(m, argument, value, 'a distance') }}{%- endif -%}
+    {%- if not allow_none -%}{{ temporal_joins._tj_required(macro_name=m, argument=argument, value=value,
+                                                            allowed='a distance') }}{%- endif -%}
     {{ return({'value': 0, 'sql': '0'}) }}
   {%- endif -%}
-  {%- set d = temporal_joins._tj_distance(m, argument, value, kind) -%}
+  {%- set d = temporal_joins._tj_distance(macro_name=m, argument=argument, value=value, kind=kind) -%}
   {%- if 'days' in d -%}
     {{ return({'value': d.days, 'sql': d.days | string}) }}
   {%- elif 'amount' in d -%}
@@ -73,15 +76,17 @@
     {%- set parts = d.amount.split('.') -%}
     {%- set fraction = parts[1] if parts | length > 1 else '' -%}
     {%- if fraction | length > 6 -%}
-      {{ temporal_joins._tj_fail(m, argument,
-           'an interval with at most 6 decimal places of seconds (timestamps are compared in microseconds)', value) }}
+      {{ temporal_joins._tj_fail(macro_name=m, argument=argument,
+           allowed='an interval with at most 6 decimal places of seconds (timestamps are compared in microseconds)',
+               received=value) }}
     {%- endif -%}
     {%- set micros = (parts[0] | int) * factors[d.unit] + ((fraction ~ '000000')[:6] | int) -%}
     {{ return({'value': micros, 'sql': micros | string}) }}
   {%- else -%}
     {%- set text = d.number -%}
     {%- if 'e' in text | lower or 'inf' in text | lower or 'nan' in text | lower -%}
-      {{ temporal_joins._tj_fail(m, argument, 'a plain decimal number (no exponent, not inf/nan)', value) }}
+      {{ temporal_joins._tj_fail(macro_name=m, argument=argument,
+                                 allowed='a plain decimal number (no exponent, not inf/nan)', received=value) }}
     {%- endif -%}
     {%- if '.' in text and epoch_kind in ['integral', 'decimal'] -%}
       {#- a typed decimal literal keeps integer/decimal arithmetic exact (Hive would read 2.5 as a double) -#}

@@ -49,14 +49,15 @@
   {%- set rk = temporal_joins._tj_time_kind(temporal_joins._tj_find_column(right_info, right_time)) -%}
   {%- for arg, k, info, col in [('left_time', lk, left_info, left_time), ('right_time', rk, right_info, right_time)]
         if k == 'other' -%}
-    {{ temporal_joins._tj_fail(macro_name, arg, 'a numeric, timestamp or date column', col, 'unsupported column type',
+    {{ temporal_joins._tj_fail(macro_name=macro_name, argument=arg, allowed='a numeric, timestamp or date column',
+                               received=col, detail='unsupported column type',
          received_type=temporal_joins._tj_find_column(info, col).dtype) }}
   {%- endfor -%}
   {%- if lk != 'unknown' and rk != 'unknown'
          and temporal_joins._tj_kind_family(lk) != temporal_joins._tj_kind_family(rk) -%}
-    {{ temporal_joins._tj_fail(macro_name, 'right_time',
-         'a column of the same kind as left_time `' ~ left_time ~ '` (' ~ lk ~ ')',
-         right_time, 'time columns of different kinds (' ~ lk ~ ' vs ' ~ rk ~ ')') }}
+    {{ temporal_joins._tj_fail(macro_name=macro_name, argument='right_time',
+         allowed='a column of the same kind as left_time `' ~ left_time ~ '` (' ~ lk ~ ')',
+         received=right_time, detail='time columns of different kinds (' ~ lk ~ ' vs ' ~ rk ~ ')') }}
   {%- endif -%}
   {%- if lk != 'unknown' and rk != 'unknown' -%}
     {#- integral only when both sides are: its arithmetic goes through decimal(20,0) so it cannot overflow -#}
@@ -88,8 +89,9 @@
   {%- set negative_hint = temporal_joins._tj_negative_distance_hint(argument) if negative else none -%}
   {%- if family == 'numeric' -%}
     {%- if value is not number or value is sameas true or value is sameas false or value < 0 -%}
-      {{ temporal_joins._tj_fail(macro_name, argument, 'a non-negative number for numeric time columns', value,
-                                 negative_hint) }}
+      {{ temporal_joins._tj_fail(macro_name=macro_name, argument=argument,
+                                 allowed='a non-negative number for numeric time columns', received=value,
+                                 detail=negative_hint) }}
     {%- endif -%}
     {{ return({'number': value | string}) }}
   {%- endif -%}
@@ -97,23 +99,25 @@
       ~ " (units: second, minute, hour, day, week) for "
       ~ family ~ " time columns" ~ ("; whole days or weeks for dates" if family == 'date' else "") -%}
   {%- if value is not string -%}
-    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value, negative_hint) }}
+    {{ temporal_joins._tj_fail(macro_name=macro_name, argument=argument, allowed=interval_allowed, received=value,
+                               detail=negative_hint) }}
   {%- endif -%}
   {%- set m = modules.re.match('^\s*(?:interval\s+)?(\d+(?:\.\d+)?)\s+(second|minute|hour|day|week)s?\s*$',
                                value | lower) -%}
   {%- if m is none -%}
-    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value, negative_hint) }}
+    {{ temporal_joins._tj_fail(macro_name=macro_name, argument=argument, allowed=interval_allowed, received=value,
+                               detail=negative_hint) }}
   {%- endif -%}
   {%- set amount = m.group(1) -%}
   {%- set unit = m.group(2) -%}
   {%- if '.' in amount and unit != 'second' -%}
-    {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value,
-         'fractions are only allowed for seconds') }}
+    {{ temporal_joins._tj_fail(macro_name=macro_name, argument=argument, allowed=interval_allowed, received=value,
+         detail='fractions are only allowed for seconds') }}
   {%- endif -%}
   {%- if family == 'date' -%}
     {%- if unit not in ['day', 'week'] -%}
-      {{ temporal_joins._tj_fail(macro_name, argument, interval_allowed, value,
-           'date columns take whole days or weeks') }}
+      {{ temporal_joins._tj_fail(macro_name=macro_name, argument=argument, allowed=interval_allowed, received=value,
+           detail='date columns take whole days or weeks') }}
     {%- endif -%}
     {{ return({'days': (amount | int) * (7 if unit == 'week' else 1)}) }}
   {%- endif -%}

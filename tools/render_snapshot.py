@@ -5,7 +5,7 @@
     python -m tools.render_snapshot diff A.json B.json                 # exit 1 on any difference
 
 `record` runs pytest with `--setup-only` (fixtures only: the differential modules build their tables and
-render every configuration in their module-scoped `rendered*` fixtures, which call tools.dbt_render.render_calls;
+render every configuration in their module-scoped `rendered*` fixtures, through tools.dbt_render.Renderer;
 no test body runs) over the modules that render (DEFAULT_TESTS, or the PYTEST_ARGS given), and writes every
 batch: its calls, project, dbt vars and the SQL of each call. The case generators (tests/helpers/: asof_cases.py,
 asof_many_cases.py, range_cases.py, window_cases.py, grid.py) thus stay the one source of the configurations.
@@ -40,25 +40,27 @@ def _jsonable(value):
 
 
 def _install_recorder() -> None:
-    """Wrap tools.dbt_render.render_calls (before conftest imports it) so every batch is kept."""
+    """Wrap tools.dbt_render.Renderer.render (before conftest imports it: render_calls and tests/helpers' Dbt.render
+    both render through it) so every batch is kept."""
     import tools.dbt_render as dbt_render
 
-    original = dbt_render.render_calls
+    original = dbt_render.Renderer.render
 
-    def recording(calls, project_dir=dbt_render.INTEGRATION, *, dbt_vars=None, columns=None, scratch=None):
-        sql = original(calls, project_dir, dbt_vars=dbt_vars, columns=columns, scratch=scratch)
+    def recording(self, calls):
+        sql = original(self, calls)
         _BATCHES.append(
             {
-                "project": str(Path(project_dir).resolve().relative_to(REPO)),
-                "vars": _jsonable(dbt_vars),
-                "columns": _jsonable(columns),
+                "project": str(Path(self.project_dir).resolve().relative_to(REPO)),
+                "vars": _jsonable(self.dbt_vars),
+                "columns": _jsonable(self.columns),
+                "engine": self.engine,
                 "calls": _jsonable(calls),
                 "sql": {c["id"]: sql.get(c["id"]) for c in calls},
             }
         )
         return sql
 
-    dbt_render.render_calls = recording
+    dbt_render.Renderer.render = recording
 
 
 class _Plugin:
@@ -88,19 +90,20 @@ def replay(src: Path, out: Path) -> int:
     sys.path.insert(0, str(REPO / "tests"))
     os.environ.setdefault("TEMPORAL_JOINS_STATE", str(REPO / ".spark"))
     os.environ.setdefault("DBT_PROFILES_DIR", str(REPO / "profiles"))
-    from tools.dbt_render import render_calls
+    from tools.dbt_render import Renderer
     from tools.spark_session import local_session
 
     local_session()  # the engine the recorded batches' tables live in (dbt's session method reuses it)
     batches = json.loads(src.read_text())
     for batch in batches:
-        sql = render_calls(
-            batch["calls"],
+        renderer = Renderer(
             REPO / batch["project"],
             dbt_vars=batch["vars"],
             columns=batch["columns"],
             scratch=Path(os.environ["TEMPORAL_JOINS_STATE"]) / "render_snapshot",
+            engine=batch.get("engine", True),
         )
+        sql = renderer.render(batch["calls"])
         batch["sql"] = {c["id"]: sql.get(c["id"]) for c in batch["calls"]}
     _write(out, batches)
     return 0

@@ -15,7 +15,8 @@
   {{ config(fail_calc='coalesce(max(tj_differing_rows), 0)') }}
   {%- if max_rows is not none and (max_rows is not number or max_rows is boolean or max_rows < 1
         or max_rows != max_rows | int) -%}
-    {{ temporal_joins._tj_fail('equal_rowset', 'max_rows', 'a whole number >= 1, or none (every row)', max_rows) }}
+    {{ temporal_joins._tj_fail(macro_name='equal_rowset', argument='max_rows',
+                               allowed='a whole number >= 1, or none (every row)', received=max_rows) }}
   {%- endif -%}
   {%- set names = [] -%}
   {%- if execute -%}
