@@ -42,13 +42,13 @@ def test_snapshot_builds_on_parquet(seeded, spark):
 
 
 # integration_tests/models/must_fail/asof_rows_mismatch.sql against expected_asof_backward_left:
-# (tj_diff, tj_count, label, value), in the order of the columns (id, label_time, label, ...)
+# (tj_diff, tj_count, label, value), in the order of the columns (id, label_time, label, ...), in the model's types
 DIFFERENCES = [
-    ("missing", 1, "a", "3.0"),
-    ("extra", 2, "b", "3.0"),
-    ("missing", 1, "d", "6.0"),
-    ("extra", 1, "d", "6.5"),
-    ("missing", 1, "h", "8.0"),
+    ("missing", 1, "a", 3.0),
+    ("extra", 2, "b", 3.0),
+    ("missing", 1, "d", 6.0),
+    ("extra", 1, "d", 6.5),
+    ("missing", 1, "h", 8.0),
 ]
 
 
@@ -56,8 +56,9 @@ def test_equal_rowset_fails_with_the_differing_rows(seeded, spark):
     result = seeded.invoke("build", "--select", "asof_rows_mismatch", "--store-failures")
     assert not result.success
     tests = {r.node.unique_id: r for r in result.result.results if r.node.resource_type == "test"}
-    assert len(tests) == 2, sorted(tests)
-    for unique_id, r in tests.items():
+    assert len(tests) == 4, sorted(tests)
+    compared = {k: r for k, r in tests.items() if "asof_labels" not in str(r.node.test_metadata.kwargs)}
+    for unique_id, r in compared.items():
         assert str(r.status) == "fail", (unique_id, r.status, r.message)
         assert r.failures == 6, (unique_id, r.failures)  # rows to add or remove, duplicates counted
         max_rows = r.node.test_metadata.kwargs.get("max_rows", 10)
@@ -65,7 +66,21 @@ def test_equal_rowset_fails_with_the_differing_rows(seeded, spark):
         assert list(rows[0].asDict())[:3] == ["tj_diff", "tj_count", "tj_differing_rows"]
         assert {row.tj_differing_rows for row in rows} == {6}
         got = [(row.tj_diff, row.tj_count, row.label, row.value) for row in rows]
-        assert got == DIFFERENCES[:max_rows], unique_id
+        # YAML's none reaches the test as the text 'none': every row
+        assert got == DIFFERENCES[: None if max_rows == "none" else max_rows], unique_id
+    assert sorted(str(r.node.test_metadata.kwargs.get("max_rows")) for r in compared.values()) == ["2", "None", "none"]
+    # against a relation without some of the model's columns: the error names them, no Spark stack trace
+    (missing,) = [r for k, r in tests.items() if k not in compared]
+    assert str(missing.status) == "error", missing.status
+    assert "temporal_joins.equal_rowset: invalid argument `compare_model`" in missing.message, missing.message
+    assert "no column feature_time, value, version" in missing.message, missing.message
+    assert "Traceback" not in missing.message and len(missing.message.splitlines()) < 10, missing.message
+
+    # `dbt show --select <test>` adds its own limit to the test's SQL, which has none
+    (two,) = [r.node.name for r in compared.values() if r.node.test_metadata.kwargs.get("max_rows") == 2]
+    shown = seeded.invoke("show", "--select", two, "--limit", "3")
+    assert shown.success, seeded.failure_message(shown)
+    assert [tuple(row)[:2] for row in shown.result.results[0].agate_table.rows] == [("missing", 1), ("extra", 2)]
 
 
 def _scratch_project(root: Path, dispatch: bool, shim: bool, file_format: str | None = None) -> Dbt:
