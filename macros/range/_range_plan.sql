@@ -76,6 +76,14 @@
 -#}
 {% macro _interval_bin(plan, run_time_scalars) %}
   {%- if not execute -%}{{ return(1.0) }}{%- endif -%}
+  {#- measured while compiling: only from literals (_range_clamp_literals), before any span is built -#}
+  {%- if not run_time_scalars and plan.clamp.how != 'literal' -%}
+    {{ temporal_joins._tj_fail(macro_name=plan.macro, argument='bin_size',
+         allowed='a bin (a number, or an interval string such as \'1 hour\');'
+         ~ ' the Hive flavour needs it when an input is a CTE name or var temporal_joins_compile_queries is false'
+         ~ ' (Hive 2.3 measures the bin with a query while the model compiles)',
+         received=none, detail='no bin_size and nothing to measure it with') }}
+  {%- endif -%}
   {%- set lengths = [] -%}
   {%- set copied = ['r'] if plan.mode == 'point' else ['l', 'r'] -%}
   {%- for side in copied -%}
@@ -96,13 +104,6 @@ from (select floor(log2(len)) as tj__k, count(*) as tj__h from ({{ lengths | joi
     {%- endset -%}
     {{ return({'sql': '(select case when tj__m.bin > 0 then tj__m.bin else 1.0 end from (' ~ classes
                       ~ ') as tj__m)'}) }}
-  {%- endif -%}
-  {%- if plan.clamp.how != 'literal' -%}
-    {{ temporal_joins._tj_fail(macro_name=plan.macro, argument='bin_size',
-         allowed='a bin (a number, or an interval string such as \'1 hour\');'
-         ~ ' the Hive flavour needs it when an input is a CTE name or var temporal_joins_compile_queries is false'
-         ~ ' (Hive 2.3 measures the bin with a query while the model compiles)',
-         received=none, detail='no bin_size and nothing to measure it with') }}
   {%- endif -%}
   {#- the bin only sizes the buckets (never which rows match): the first rows of each side are enough -#}
   {%- set sampled = [] -%}
