@@ -236,13 +236,13 @@
   {%- set named = [] -%}
   {%- for w in lengths -%}
     {%- set wi = loop.index -%}
-    {%- for v in values -%}
+    {%- for measure in values -%}
       {%- set vi = loop.index0 -%}
-      {%- for aggregate in v.aggs -%}
-        {%- set name = base.prefix ~ (v.column ~ '_' ~ aggregate if v.column is not none else 'count')
+      {%- for aggregate in measure.aggs -%}
+        {%- set name = base.prefix ~ (measure.column ~ '_' ~ aggregate if measure.column is not none else 'count')
               ~ '_' ~ w.suffix -%}
         {%- do outputs.append({'name': name, 'window': wi, 'value': vi, 'agg': aggregate}) -%}
-        {%- set what = aggregate ~ ' of `' ~ v.column ~ '`' if v.column is not none else 'count(*)' -%}
+        {%- set what = aggregate ~ ' of `' ~ measure.column ~ '`' if measure.column is not none else 'count(*)' -%}
         {%- do named.append({'name': name, 'what': what ~ ' over ' ~ temporal_joins._tj_repr(w.given)}) -%}
       {%- endfor -%}
     {%- endfor -%}

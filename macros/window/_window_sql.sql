@@ -53,8 +53,8 @@ from (
     {{ g }},
     {%- endfor %}
     {%- for pc in plan.pair_columns %}
-      {%- for a in pc.aggs %}
-    {{ pc.name }}_{{ a }},
+      {%- for aggregate in pc.aggs %}
+    {{ pc.name }}_{{ aggregate }},
       {%- endfor %}
     {%- endfor %}
     {%- for r in plan.running %}
@@ -266,8 +266,8 @@ select
     {%- endfor %}
   {%- endfor %}
   {%- for pc in plan.pair_columns %}
-    {%- for a in pc.aggs %}
-  {{ a }}({{ pc.name }}) as {{ pc.name }}_{{ a }},
+    {%- for aggregate in pc.aggs %}
+  {{ aggregate }}({{ pc.name }}) as {{ pc.name }}_{{ aggregate }},
     {%- endfor %}
   {%- endfor %}
   {{ 'count(case when tj__wi = 0 then 1 end)' if union else 'max(tj__dup)' }} as tj__dup
