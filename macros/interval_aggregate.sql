@@ -2,7 +2,8 @@
   Interval aggregation: for every left point, the sum / count / average of the values of the
   right intervals [right_start, right_end] that contain it, per key, by a sweep line instead of
   a join (the blog post "Time range join in spark"). Semantics: docs/usage.md#range-and-interval-joins and
-  macros/range_joins.yml. Checks: range/_range_spec.sql. SQL: range/_interval_aggregate_sql.sql.
+  macros/range_joins.yml. Layers: spec range/_range_spec.sql -> plan range/_interval_aggregate_plan.sql -> SQL
+  range/_interval_aggregate_sql.sql; dialect: _dialect.sql.
 -#}
 {% macro interval_aggregate(left, right, left_time=none, right_start=none, right_end=none, value=none, by=[],
                             start_inclusive=true, end_inclusive=true, open_start=false, open_end=false,
@@ -23,8 +24,8 @@
         right_start=right_start, right_end=right_end, value=value, by=by, start_inclusive=start_inclusive,
         end_inclusive=end_inclusive, open_start=open_start, open_end=open_end, aggregates=aggregates,
         prefix=prefix) -%}
-  {%- do spec.update({'dialect': temporal_joins.tj_dialect()}) -%}
-  {{ return(temporal_joins._interval_aggregate_sql(spec)) }}
+  {%- set plan = temporal_joins._interval_aggregate_plan(spec, temporal_joins.tj_dialect()) -%}
+  {{ return(temporal_joins._interval_aggregate_sql(plan)) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): the sweep needs nothing Hive lacks, so both dialects share one renderer. -#}
@@ -34,6 +35,6 @@
         right_start=right_start, right_end=right_end, value=value, by=by, start_inclusive=start_inclusive,
         end_inclusive=end_inclusive, open_start=open_start, open_end=open_end, aggregates=aggregates,
         prefix=prefix) -%}
-  {%- do spec.update({'dialect': temporal_joins.hive__tj_dialect()}) -%}
-  {{ return(temporal_joins._interval_aggregate_sql(spec)) }}
+  {%- set plan = temporal_joins._interval_aggregate_plan(spec, temporal_joins.hive__tj_dialect()) -%}
+  {{ return(temporal_joins._interval_aggregate_sql(plan)) }}
 {% endmacro %}

@@ -2,7 +2,8 @@
   Interval join: a left point within a right [right_start, right_end] (left_time), or a left
   [left_start, left_end] overlapping it (left_start + left_end), per key, without a
   cartesian product. Semantics: docs/usage.md#range-and-interval-joins and macros/range_joins.yml.
-  Checks: range/_range_spec.sql. The bin and reach: range/_range_plan.sql. SQL: range/_interval_sql.sql.
+  Layers: spec range/_range_spec.sql -> plan range/_range_plan.sql -> SQL range/_interval_sql.sql; dialect:
+  _dialect.sql.
 -#}
 {% macro interval_join(left, right, left_time=none, right_start=none, right_end=none, by=[], left_start=none,
                        left_end=none, start_inclusive=true, end_inclusive=true, open_start=false, open_end=false,
@@ -24,8 +25,8 @@
         right_start=right_start, right_end=right_end, by=by, left_start=left_start, left_end=left_end,
         start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start, open_end=open_end,
         join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size, strategy=strategy) -%}
-  {%- do spec.update({'dialect': temporal_joins.tj_dialect()}) -%}
-  {{ return(temporal_joins._interval_join_sql(temporal_joins._range_measured(spec))) }}
+  {%- set plan = temporal_joins._interval_join_plan(spec, temporal_joins.tj_dialect()) -%}
+  {{ return(temporal_joins._interval_join_sql(plan)) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): no sequence() (bucket copies from posexplode), no unix_micros. -#}
@@ -36,6 +37,6 @@
         right_start=right_start, right_end=right_end, by=by, left_start=left_start, left_end=left_end,
         start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start, open_end=open_end,
         join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size, strategy=strategy) -%}
-  {%- do spec.update({'dialect': temporal_joins.hive__tj_dialect()}) -%}
-  {{ return(temporal_joins._interval_join_sql(temporal_joins._range_measured(spec))) }}
+  {%- set plan = temporal_joins._interval_join_plan(spec, temporal_joins.hive__tj_dialect()) -%}
+  {{ return(temporal_joins._interval_join_sql(plan)) }}
 {% endmacro %}

@@ -2,7 +2,8 @@
   Range (band) join: every left row with the right rows whose time lies within
   [left_time - lower, left_time + upper] (each end inclusive or not), per key, without a
   cartesian product. Semantics: docs/usage.md#range-and-interval-joins and macros/range_joins.yml.
-  Checks: range/_range_spec.sql. Plan: range/_range_plan.sql. Dialect: _dialect.sql. SQL: range/_range_sql.sql.
+  Layers: spec range/_range_spec.sql -> plan range/_range_plan.sql -> SQL range/_range_sql.sql; dialect:
+  _dialect.sql.
 -#}
 {% macro range_join(left, right, left_time=none, right_time=none, by=[], lower=none, upper=none,
                     lower_inclusive=true, upper_inclusive=true, join_type='inner', columns=none,
@@ -22,8 +23,8 @@
   {%- set spec = temporal_joins._range_join_spec(left=left, right=right, left_time=left_time, right_time=right_time,
         by=by, lower=lower, upper=upper, lower_inclusive=lower_inclusive, upper_inclusive=upper_inclusive,
         join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size, strategy=strategy) -%}
-  {%- do spec.update({'dialect': temporal_joins.tj_dialect()}) -%}
-  {{ return(temporal_joins._range_join_sql(temporal_joins._range_measured(spec))) }}
+  {%- set plan = temporal_joins._range_join_plan(spec, temporal_joins.tj_dialect()) -%}
+  {{ return(temporal_joins._range_join_sql(plan)) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): no sequence() (bucket copies from posexplode), no unix_micros. -#}
@@ -32,6 +33,6 @@
   {%- set spec = temporal_joins._range_join_spec(left=left, right=right, left_time=left_time, right_time=right_time,
         by=by, lower=lower, upper=upper, lower_inclusive=lower_inclusive, upper_inclusive=upper_inclusive,
         join_type=join_type, columns=columns, prefix=prefix, bin_size=bin_size, strategy=strategy) -%}
-  {%- do spec.update({'dialect': temporal_joins.hive__tj_dialect()}) -%}
-  {{ return(temporal_joins._range_join_sql(temporal_joins._range_measured(spec))) }}
+  {%- set plan = temporal_joins._range_join_plan(spec, temporal_joins.hive__tj_dialect()) -%}
+  {{ return(temporal_joins._range_join_sql(plan)) }}
 {% endmacro %}

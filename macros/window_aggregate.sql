@@ -3,7 +3,8 @@
   average, minimum and maximum of the right rows of the same key with
   left_time - w < right_time <= left_time (each end's inclusivity explicit), in one pass.
   Semantics: docs/design.md#window-aggregates and macros/window_aggregate.yml.
-  Checks: window/_window_spec.sql. Plan: window/_window_plan.sql. SQL: window/_window_sql.sql.
+  Layers: spec window/_window_spec.sql -> plan window/_window_plan.sql -> SQL window/_window_sql.sql;
+  dialect: _dialect.sql.
 -#}
 {% macro window_aggregate(left, right, left_time=none, right_time=none, by=[], windows=none, aggregates=none,
                           lower_inclusive=false, upper_inclusive=true, direction='backward', prefix='',
@@ -22,8 +23,8 @@
   {%- set spec = temporal_joins._window_spec(left=left, right=right, left_time=left_time, right_time=right_time,
         by=by, windows=windows, aggregates=aggregates, lower_inclusive=lower_inclusive,
         upper_inclusive=upper_inclusive, direction=direction, prefix=prefix, strategy=strategy, types=types) -%}
-  {%- do spec.update({'dialect': temporal_joins.tj_dialect()}) -%}
-  {{ return(temporal_joins._window_sql(spec)) }}
+  {%- set plan = temporal_joins._window_plan(spec, temporal_joins.tj_dialect()) -%}
+  {{ return(temporal_joins._window_sql(plan)) }}
 {% endmacro %}
 
 {#- HiveQL (Hive 2.3): primitive columns through the window, posexplode for duplicate rows. -#}
@@ -32,6 +33,6 @@
   {%- set spec = temporal_joins._window_spec(left=left, right=right, left_time=left_time, right_time=right_time,
         by=by, windows=windows, aggregates=aggregates, lower_inclusive=lower_inclusive,
         upper_inclusive=upper_inclusive, direction=direction, prefix=prefix, strategy=strategy, types=types) -%}
-  {%- do spec.update({'dialect': temporal_joins.hive__tj_dialect()}) -%}
-  {{ return(temporal_joins._window_sql(spec)) }}
+  {%- set plan = temporal_joins._window_plan(spec, temporal_joins.hive__tj_dialect()) -%}
+  {{ return(temporal_joins._window_sql(plan)) }}
 {% endmacro %}

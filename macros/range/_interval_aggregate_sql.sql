@@ -1,6 +1,6 @@
 {#-
-  SQL for interval_aggregate: the sweep-line post's sweep line, in one UNION ALL, one shuffle
-  by the keys, one sort and one running window; no join at all.
+  The SQL layer of interval_aggregate: renders its plan (range/_interval_aggregate_plan.sql) as the sweep-line
+  post's sweep line, in one UNION ALL, one shuffle by the keys, one sort and one running window; no join at all.
 
   Events per key: each left point (delta null), +value at each right start, -value at each
   right end. A running SUM over (time, tie) gives, at each point, the sum of the values of
@@ -16,78 +16,80 @@
   them, which would count -1 there. An open start (open_start, null) is a start event with a
   null time, sorted before every time (nulls first); an open end (open_end, null) has no end
   event. Left rows with a null time get count 0 and null sum and average.
-  Flat rows (Hive, tj_flat_rows): the left row crosses the union as its columns tj__lc<i>.
+  plan.flat (the dialect's flat rows): the left row crosses the union as its columns tj__lc<i>.
 -#}
-{% macro _interval_aggregate_sql(spec) %}
+{% macro _interval_aggregate_sql(plan) %}
   {%- set keys = [] -%}
-  {%- for pair in spec.by -%}{%- do keys.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
-  {%- set v = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.value) -%}
-  {%- set rs = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_start) -%}
-  {%- set re = 'tj__rsrc.' ~ temporal_joins._tj_q(spec.right_end) -%}
-  {%- set op = '<=' if spec.start_inclusive and spec.end_inclusive else '<' -%}
-  {%- set valid = [temporal_joins._range_interval_valid(rs, re, op, spec.open_start, spec.open_end)] -%}
-  {%- for pair in spec.by -%}
+  {%- for pair in plan.by -%}{%- do keys.append('tj__k' ~ loop.index0) -%}{%- endfor -%}
+  {%- set value = 'tj__rsrc.' ~ temporal_joins._tj_q(plan.value) -%}
+  {%- set right_start = 'tj__rsrc.' ~ temporal_joins._tj_q(plan.right_start) -%}
+  {%- set right_end = 'tj__rsrc.' ~ temporal_joins._tj_q(plan.right_end) -%}
+  {%- set op = '<=' if plan.start_inclusive and plan.end_inclusive else '<' -%}
+  {%- set valid = [temporal_joins._range_interval_valid(start=right_start, end=right_end, op=op,
+        open_start=plan.open_start, open_end=plan.open_end)] -%}
+  {%- for pair in plan.by -%}
     {%- do valid.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}
   {%- endfor -%}
-  {%- set right_keys = temporal_joins._tj_key_select(spec.by, 'right', 'tj__rsrc') -%}
+  {%- set right_keys = temporal_joins._tj_key_select(plan.by, 'right', 'tj__rsrc') -%}
   {%- set window = 'over (' ~ ('partition by ' ~ keys | join(', ') ~ ' ' if keys else '')
         ~ 'order by tj__t asc nulls first, tj__tie asc rows between unbounded preceding and current row)' -%}
-  {%- set start_tie = 0 if spec.start_inclusive else 2 -%}
-  {%- set end_tie = 2 if spec.end_inclusive else 0 -%}
+  {%- set start_tie = 0 if plan.start_inclusive else 2 -%}
+  {%- set end_tie = 2 if plan.end_inclusive else 0 -%}
   {#- each right interval: +value at its start, -value at its end (none for an open end) -#}
   {%- set right_events = [
-        {'t': rs, 'tie': start_tie, 'dv': v, 'dn': 1, 'where': valid},
-        {'t': re, 'tie': end_tie, 'dv': '0 - ' ~ v, 'dn': -1,
-         'where': valid + ([re ~ ' is not null'] if spec.open_end else [])}] -%}
+        {'t': right_start, 'tie': start_tie, 'dv': value, 'dn': 1, 'where': valid},
+        {'t': right_end, 'tie': end_tie, 'dv': '0 - ' ~ value, 'dn': -1,
+         'where': valid + ([right_end ~ ' is not null'] if plan.open_end else [])}] -%}
   {%- set aggs = [] -%}
-  {%- for o in spec.outputs -%}
-    {%- if o.agg == 'sum' -%}
+  {%- for output in plan.outputs -%}
+    {%- if output.agg == 'sum' -%}
       {%- do aggs.append('case when tj__t is not null and tj__n > 0 then tj__sum end as '
-          ~ temporal_joins._tj_q(o.output)) -%}
-    {%- elif o.agg == 'count' -%}
+          ~ temporal_joins._tj_q(output.output)) -%}
+    {%- elif output.agg == 'count' -%}
       {%- do aggs.append('case when tj__t is null then 0 else coalesce(tj__n, 0) end as '
-                         ~ temporal_joins._tj_q(o.output)) -%}
+                         ~ temporal_joins._tj_q(output.output)) -%}
     {%- else -%}
       {%- do aggs.append('case when tj__t is not null and tj__n > 0 then cast(tj__sum as double) / tj__n end as '
-            ~ temporal_joins._tj_q(o.output)) -%}
+            ~ temporal_joins._tj_q(output.output)) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- set left_out = [] -%}
   {%- set left_flat = [] -%}
-  {%- if spec.dialect.flat_rows() and spec.left_columns is not none -%}
-    {%- for c in spec.left_columns -%}
-      {%- do left_flat.append(['tj__lsrc.' ~ temporal_joins._tj_q(c), 'tj__lc' ~ loop.index0]) -%}
-      {%- do left_out.append('tj__swept.tj__lc' ~ loop.index0 ~ ' as ' ~ temporal_joins._tj_q(c)) -%}
+  {%- if plan.flat and plan.left_columns is not none -%}
+    {%- for column in plan.left_columns -%}
+      {%- do left_flat.append(['tj__lsrc.' ~ temporal_joins._tj_q(column), 'tj__lc' ~ loop.index0]) -%}
+      {%- do left_out.append('tj__swept.tj__lc' ~ loop.index0 ~ ' as ' ~ temporal_joins._tj_q(column)) -%}
     {%- endfor -%}
-  {%- elif spec.left_columns is none -%}
+  {%- elif plan.left_columns is none -%}
     {%- do left_out.append('tj__swept.tj__l.*') -%}
   {%- else -%}
-    {%- for c in spec.left_columns -%}
-      {%- do left_out.append('tj__swept.tj__l.' ~ temporal_joins._tj_q(c) ~ ' as ' ~ temporal_joins._tj_q(c)) -%}
+    {%- for column in plan.left_columns -%}
+      {%- do left_out.append('tj__swept.tj__l.' ~ temporal_joins._tj_q(column) ~ ' as '
+            ~ temporal_joins._tj_q(column)) -%}
     {%- endfor -%}
   {%- endif -%}
 select
   {{ (left_out + aggs) | join(',\n  ') }}
 from (
-  select tj__side, {% for c in left_flat %}{{ c[1] }}, {% else %}tj__l, {% endfor %}tj__t,
+  select tj__side, {% for pair in left_flat %}{{ pair[1] }}, {% else %}tj__l, {% endfor %}tj__t,
     sum(tj__dv) {{ window }} as tj__sum,
     sum(tj__dn) {{ window }} as tj__n
   from (
     select
-      {%- for k in temporal_joins._tj_key_select(spec.by, 'left', 'tj__lsrc') %}
+      {%- for k in temporal_joins._tj_key_select(plan.by, 'left', 'tj__lsrc') %}
       {{ k }},
       {%- endfor %}
-      tj__lsrc.{{ temporal_joins._tj_q(spec.left_time) }} as tj__t,
+      tj__lsrc.{{ temporal_joins._tj_q(plan.left_time) }} as tj__t,
       1 as tj__tie,
       1 as tj__side,
-      {%- for c in left_flat %}
-      {{ c[0] }} as {{ c[1] }},
+      {%- for pair in left_flat %}
+      {{ pair[0] }} as {{ pair[1] }},
       {%- else %}
-      {{ temporal_joins._tj_pack_left('tj__lsrc', spec.left_columns) }} as tj__l,
+      {{ temporal_joins._tj_pack_left('tj__lsrc', plan.left_columns) }} as tj__l,
       {%- endfor %}
       null as tj__dv,
       0 as tj__dn
-    from {{ spec.left }} as tj__lsrc
+    from {{ plan.left }} as tj__lsrc
     {%- for ev in right_events %}
     union all
     select
@@ -97,14 +99,14 @@ from (
       {{ ev.t }} as tj__t,
       {{ ev.tie }} as tj__tie,
       0 as tj__side,
-      {%- for c in left_flat %}
-      null as {{ c[1] }},
+      {%- for pair in left_flat %}
+      null as {{ pair[1] }},
       {%- else %}
       null as tj__l,
       {%- endfor %}
       {{ ev.dv }} as tj__dv,
-      case when {{ v }} is null then 0 else {{ ev.dn }} end as tj__dn
-    from {{ spec.right }} as tj__rsrc
+      case when {{ value }} is null then 0 else {{ ev.dn }} end as tj__dn
+    from {{ plan.right }} as tj__rsrc
     where {{ ev.where | join(' and ') }}
     {%- endfor %}
   ) as tj__events

@@ -12,7 +12,7 @@ from temporal_joins.window.spec import Lookback, Measure, WindowSpec
 
 
 def epoch_number(col: Column, epoch_kind: str, dtype: T.DataType) -> Column:
-    """A time as the macro's exact epoch number (_range_epoch)."""
+    """A time as the macro's exact epoch number (the dialect fragment tj_epoch)."""
     if epoch_kind == "micros_zoned":
         return F.unix_micros(col.cast("timestamp"))
     if epoch_kind == "micros":
