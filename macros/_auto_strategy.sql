@@ -20,12 +20,12 @@
   (nothing to query), map columns (cannot be grouped), at parse time or with
   var temporal_joins_compile_queries false, auto means union.
 -#}
-{% macro _tj_auto_strategy(m, left_info, pairs) %}
-  {%- if not pairs or left_info.columns is none or not temporal_joins._tj_compile_queries(m) -%}
+{% macro _tj_auto_strategy(macro_name, left_info, pairs) %}
+  {%- if not pairs or left_info.columns is none or not temporal_joins._tj_compile_queries(macro_name) -%}
     {{ return('union') }}
   {%- endif -%}
   {%- if temporal_joins._tj_ungroupable_columns(left_info) -%}{{ return('union') }}{%- endif -%}
-  {%- set limits = temporal_joins._tj_broadcast_limits(m) -%}
+  {%- set limits = temporal_joins._tj_broadcast_limits(macro_name) -%}
   {%- set row_bytes = temporal_joins._tj_broadcast_row_bytes(left_info.columns) -%}
   {#- table statistics only rule broadcast out: they can be stale (a CTAS records "0 rows") -#}
   {%- if left_info.rows is number and not temporal_joins._tj_broadcast_fits(limits, left_info.rows, row_bytes) -%}
@@ -50,7 +50,7 @@
 
 {#- auto's limits, checked: max_bytes, max_rows (none: no row limit) and max_rows_per_key; a limit whose default is
     none may be set to none. Defaults: _tuning.sql. -#}
-{% macro _tj_broadcast_limits(m) %}
+{% macro _tj_broadcast_limits(macro_name) %}
   {%- set limits = {} -%}
   {%- for name in ['temporal_joins_broadcast_max_bytes', 'temporal_joins_broadcast_max_rows',
                    'temporal_joins_broadcast_max_rows_per_key'] -%}
@@ -58,7 +58,8 @@
     {%- if nullable and temporal_joins._tj_setting(name) is none -%}
       {%- do limits.update({name: none}) -%}
     {%- else -%}
-      {%- do limits.update({name: temporal_joins._tj_whole_number_var(m=m, name=name, least=0, most=none,
+      {%- do limits.update({name: temporal_joins._tj_whole_number_var(macro_name=macro_name, name=name,
+                            least=0, most=none,
                             allowed='a non-negative whole number' ~ (' or none (no limit)' if nullable else ''))}) -%}
     {%- endif -%}
   {%- endfor -%}

@@ -29,10 +29,10 @@
 {% endmacro %}
 
 {#- The time kinds of several columns must agree; `hint` (a distance) decides when none can be looked up. -#}
-{% macro _tj_pairs_time_kind(m, pairs, hint, hint_argument) %}
+{% macro _tj_pairs_time_kind(macro_name, pairs, hint, hint_argument) %}
   {%- set kinds = [] -%}
   {%- for p in pairs -%}
-    {%- do kinds.append(temporal_joins._tj_common_time_kind(macro_name=m, left_info=p[0], left_time=p[1],
+    {%- do kinds.append(temporal_joins._tj_common_time_kind(macro_name=macro_name, left_info=p[0], left_time=p[1],
                                                             right_info=p[2], right_time=p[3], tolerance=hint)) -%}
   {%- endfor -%}
   {%- set known = [] -%}
@@ -40,13 +40,13 @@
   {%- if not known -%}
     {#- at parse time nothing is looked up yet; the real check runs when the model compiles -#}
     {%- if hint_argument is none or not execute -%}{{ return('unknown') }}{%- endif -%}
-    {{ temporal_joins._tj_fail(macro_name=m, argument=hint_argument,
+    {{ temporal_joins._tj_fail(macro_name=macro_name, argument=hint_argument,
          allowed="a distance (a number, or an interval string such as '30 seconds') that tells the time kind"
          ~ " when the time columns cannot be looked up (CTE inputs)",
          received=hint, detail='cannot tell whether the time columns are numbers, timestamps or dates') }}
   {%- endif -%}
   {%- for k in known if temporal_joins._tj_kind_family(k) != temporal_joins._tj_kind_family(known[0]) -%}
-    {{ temporal_joins._tj_fail(macro_name=m, argument=pairs[loop.index0][3],
+    {{ temporal_joins._tj_fail(macro_name=macro_name, argument=pairs[loop.index0][3],
                                allowed='time columns of one kind (numbers, timestamps or dates)',
          received=pairs[loop.index0][3],
          detail='time columns of different kinds (' ~ known[0] ~ ' vs ' ~ k ~ ')') }}
@@ -62,13 +62,13 @@
   A non-negative distance (number, or interval string for timestamps/dates) in epoch units:
   {'value': float for bin arithmetic, 'sql': an exact literal of that many units}.
 -#}
-{% macro _tj_epoch_distance(m, argument, value, kind, epoch_kind, allow_none=true) %}
+{% macro _tj_epoch_distance(macro_name, argument, value, kind, epoch_kind, allow_none=true) %}
   {%- if value is none -%}
-    {%- if not allow_none -%}{{ temporal_joins._tj_required(macro_name=m, argument=argument, value=value,
+    {%- if not allow_none -%}{{ temporal_joins._tj_required(macro_name=macro_name, argument=argument, value=value,
                                                             allowed='a distance') }}{%- endif -%}
     {{ return({'value': 0, 'sql': '0'}) }}
   {%- endif -%}
-  {%- set d = temporal_joins._tj_distance(macro_name=m, argument=argument, value=value, kind=kind) -%}
+  {%- set d = temporal_joins._tj_distance(macro_name=macro_name, argument=argument, value=value, kind=kind) -%}
   {%- if 'days' in d -%}
     {{ return({'value': d.days, 'sql': d.days | string}) }}
   {%- elif 'amount' in d -%}
@@ -76,7 +76,7 @@
     {%- set parts = d.amount.split('.') -%}
     {%- set fraction = parts[1] if parts | length > 1 else '' -%}
     {%- if fraction | length > 6 -%}
-      {{ temporal_joins._tj_fail(macro_name=m, argument=argument,
+      {{ temporal_joins._tj_fail(macro_name=macro_name, argument=argument,
            allowed='an interval with at most 6 decimal places of seconds (timestamps are compared in microseconds)',
                received=value) }}
     {%- endif -%}
@@ -85,7 +85,7 @@
   {%- else -%}
     {%- set text = d.number -%}
     {%- if 'e' in text | lower or 'inf' in text | lower or 'nan' in text | lower -%}
-      {{ temporal_joins._tj_fail(macro_name=m, argument=argument,
+      {{ temporal_joins._tj_fail(macro_name=macro_name, argument=argument,
                                  allowed='a plain decimal number (no exponent, not inf/nan)', received=value) }}
     {%- endif -%}
     {%- if '.' in text and epoch_kind in ['integral', 'decimal'] -%}

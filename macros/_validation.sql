@@ -34,11 +34,11 @@
 
 {#- A var that must be a whole number from `least` to `most` (none: no upper bound), else a compile error naming
     the var, `allowed` and the value; returns it as an int. Its default: the tuning table's (_tuning.sql). -#}
-{% macro _tj_whole_number_var(m, name, least, most, allowed) %}
+{% macro _tj_whole_number_var(macro_name, name, least, most, allowed) %}
   {%- set value = temporal_joins._tj_setting(name) -%}
   {%- if value is not number or value is boolean or value < least or (most is not none and value > most)
         or value != value | int -%}
-    {{ temporal_joins._tj_fail(macro_name=m, argument='var ' ~ name, allowed=allowed, received=value) }}
+    {{ temporal_joins._tj_fail(macro_name=macro_name, argument='var ' ~ name, allowed=allowed, received=value) }}
   {%- endif -%}
   {{ return(value | int) }}
 {% endmacro %}

@@ -19,8 +19,8 @@
     {{ temporal_joins._tj_fail(macro_name=macro_name, argument='bin_size', allowed=allowed, received=bin_size,
          detail='a bin must be wider than zero') }}
   {%- endif -%}
-  {%- set units = temporal_joins._tj_epoch_distance(m=macro_name, argument='bin_size', value=bin_size, kind=kind,
-        epoch_kind=epoch_kind) -%}
+  {%- set units = temporal_joins._tj_epoch_distance(macro_name=macro_name, argument='bin_size', value=bin_size,
+        kind=kind, epoch_kind=epoch_kind) -%}
   {%- if units.value <= 0 -%}
     {{ temporal_joins._tj_fail(macro_name=macro_name, argument='bin_size', allowed=allowed, received=bin_size,
          detail='a bin must be wider than zero') }}
@@ -50,15 +50,15 @@
          ~ " such as '30 seconds'",
          received=none, detail='give `lower`, `upper` or both (an omitted one means 0)') }}
   {%- endif -%}
-  {%- set kind = temporal_joins._tj_pairs_time_kind(m=macro_name,
+  {%- set kind = temporal_joins._tj_pairs_time_kind(macro_name=macro_name,
         pairs=[[base.left_info, left_time, base.right_info, right_time]],
         hint=lower if lower is not none else upper, hint_argument='lower' if lower is not none else 'upper') -%}
   {%- set epoch_kind = temporal_joins._tj_epoch_kind(kind, [[base.left_info, left_time],
                                                           [base.right_info, right_time]]) -%}
-  {%- set lower_units = temporal_joins._tj_epoch_distance(m=macro_name, argument='lower', value=lower, kind=kind,
-        epoch_kind=epoch_kind) -%}
-  {%- set upper_units = temporal_joins._tj_epoch_distance(m=macro_name, argument='upper', value=upper, kind=kind,
-        epoch_kind=epoch_kind) -%}
+  {%- set lower_units = temporal_joins._tj_epoch_distance(macro_name=macro_name, argument='lower', value=lower,
+        kind=kind, epoch_kind=epoch_kind) -%}
+  {%- set upper_units = temporal_joins._tj_epoch_distance(macro_name=macro_name, argument='upper', value=upper,
+        kind=kind, epoch_kind=epoch_kind) -%}
   {%- set bin = temporal_joins._range_bin(macro_name=macro_name, bin_size=bin_size, kind=kind,
         epoch_kind=epoch_kind) -%}
   {%- set width = (lower_units.value | float) + (upper_units.value | float) -%}
@@ -132,7 +132,7 @@
   {%- if mode == 'overlap' -%}
     {%- do pairs.append([base.left_info, left_start, base.left_info, left_end]) -%}
   {%- endif -%}
-  {%- set kind = temporal_joins._tj_pairs_time_kind(m=macro_name, pairs=pairs, hint=bin_size,
+  {%- set kind = temporal_joins._tj_pairs_time_kind(macro_name=macro_name, pairs=pairs, hint=bin_size,
         hint_argument='bin_size') -%}
   {%- set cols_for_kind = [[base.right_info, right_start], [base.right_info, right_end]] -%}
   {%- for column in left_cols -%}{%- do cols_for_kind.append([base.left_info, column]) -%}{%- endfor -%}
@@ -208,7 +208,7 @@
           allowed=allowed) -%}
     {%- if aggregate not in aggs -%}{%- do aggs.append(aggregate) -%}{%- endif -%}
   {%- endfor -%}
-  {%- set kind = temporal_joins._tj_pairs_time_kind(m=macro_name,
+  {%- set kind = temporal_joins._tj_pairs_time_kind(macro_name=macro_name,
         pairs=[[base.left_info, left_time, base.right_info, right_start],
                [base.right_info, right_start, base.right_info, right_end]],
         hint=none, hint_argument=none) -%}

@@ -79,7 +79,7 @@
     {%- if w is none or w is sameas true or w is sameas false -%}
       {{ temporal_joins._tj_fail(macro_name=macro_name, argument='windows', allowed=allowed, received=w) }}
     {%- endif -%}
-    {%- set units = temporal_joins._tj_epoch_distance(m=macro_name, argument='windows', value=w, kind=kind,
+    {%- set units = temporal_joins._tj_epoch_distance(macro_name=macro_name, argument='windows', value=w, kind=kind,
           epoch_kind=epoch_kind) -%}
     {%- if w is number and epoch_kind in ['integral', 'decimal'] and '.' in (w | string) -%}
       {#- the narrowest exact decimal: a wide literal (decimal(38, s)) would make Spark trade the
@@ -224,7 +224,7 @@
   {%- if windows is string or windows is number -%}{%- set hint = windows -%}
   {%- elif windows is iterable and windows is not mapping and windows | length > 0 -%}{%- set hint = windows[0] -%}
   {%- endif -%}
-  {%- set kind = temporal_joins._tj_pairs_time_kind(m=macro_name,
+  {%- set kind = temporal_joins._tj_pairs_time_kind(macro_name=macro_name,
         pairs=[[base.left_info, left_time, base.right_info, right_time]], hint=hint, hint_argument='windows') -%}
   {%- set epoch_kind = temporal_joins._tj_epoch_kind(kind, [[base.left_info, left_time],
                                                           [base.right_info, right_time]]) -%}
