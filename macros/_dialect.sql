@@ -1,15 +1,17 @@
 {#-
-  The dialect layer: every SQL fragment where Spark SQL and HiveQL 2.3 differ, each one dispatched macro
-  (tj_<fragment>, with default__ and hive__ versions), so a project can override any of them through its
+  The dialect layer: every difference between Spark SQL and HiveQL 2.3, each one dispatched macro
+  (tj_<entry>, with default__ and hive__ versions), so a project can override any of them through its
   `dispatch:` config (README.md, "Dialects"). Nothing outside this file names a dialect.
 
-  The renderers never call the fragments by name: the flavour entry points (default__<macro> and
-  hive__<macro> of each public macro) put a dialect table on the spec (spec.dialect: {fragment: macro}),
-  and the SQL calls spec.dialect.<fragment>(...). tj_dialect() is the target's own table, each fragment
-  resolved through adapter.dispatch (a project's override included); hive__tj_dialect() is Hive's,
-  dispatched on a Hive target and the package's hive__ versions elsewhere, so the Hive flavour can be
-  rendered and checked on a Spark target too (integration_tests' *_hive models, tools/dbt_render).
-  docs/design.md, "Dialects".
+  Two kinds of entry: a fragment renders SQL text (the SQL layer calls plan.dialect.<fragment>(...)); a
+  capability (flat_rows, run_time_scalars, expands_struct, cores_query) answers a question, read only by the
+  plan layer, which records the answer in the plan (tests/unit/test_macro_layout.py). The flavour entry
+  points (default__<macro> and hive__<macro> of each public macro) hand the plan a dialect table
+  ({entry: macro}): tj_dialect() is the target's own, each entry resolved through adapter.dispatch (a
+  project's override included); hive__tj_dialect() is Hive's, dispatched on a Hive target and the package's
+  hive__ versions elsewhere, so the Hive flavour can be rendered and checked on a Spark target too
+  (integration_tests' *_hive models, tools/dbt_render). An override takes the entry's arguments by name.
+  docs/design.md, "Layers" and "Dialects".
 -#}
 
 {#- The target's dialect table: each fragment through dispatch. (dbt reads the dispatched names while it
@@ -365,8 +367,8 @@
 {% macro default__tj_expands_struct() %}{{ return(true) }}{% endmacro %}
 {% macro hive__tj_expands_struct() %}{{ return(false) }}{% endmacro %}
 
-{#- Fails unless the dialect can render spec without its left columns (tj_expands_struct): the Hive flavour
-    needs a Relation on the left. grouped: the renderer also groups by the left row (window_aggregate). -#}
+{#- Fails unless the dialect can render without the left columns (tj_expands_struct); the plans call it. The
+    Hive flavour needs a Relation on the left. grouped: the SQL also groups by the left row (window_aggregate). -#}
 {% macro _tj_check_left_columns(spec, grouped=false) %}
   {%- if not spec.dialect.expands_struct() and spec.left_columns is none and execute -%}
     {{ temporal_joins._tj_fail(macro_name=spec.macro, argument='left',
