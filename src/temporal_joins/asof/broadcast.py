@@ -1,4 +1,4 @@
-"""engine='broadcast': the macro's broadcast strategy (macros/asof/_asof_broadcast.sql) on
+"""engine='broadcast': the macro's broadcast strategy (macros/asof/_asof_broadcast_sql.sql) on
 DataFrames. The left rows are broadcast; right rows stream past them into a hash aggregate
 that keeps the best candidate per left row, so the right side is never shuffled or sorted.
 Each right row pairs with every left row of its key on the allowed side: for small left

@@ -1,4 +1,4 @@
-"""Hot keys of engine='union' (the macro's _asof_hot_keys.sql): a key that holds a large share of the left
+"""Hot keys of engine='union' (the macro's asof/_asof_hot_keys_plan.sql): a key that holds a large share of the left
 rows has its rows split into ranges of time, each its own window partition, and a left row whose range holds
 no candidate takes the best right row of its key's earlier (or later) ranges. Any split gives the same rows;
 it only balances the work."""
@@ -15,7 +15,7 @@ from temporal_joins.asof._exprs import time_units
 from temporal_joins.asof.spec import AsofSpec
 from temporal_joins.tuning import TUNING
 
-# A hot key (the macro's _asof_hot_keys.sql; the values from the tuning table): one whose share of the first
+# A hot key (the macro's asof/_asof_hot_keys_plan.sql; the values from the tuning table): one whose share of the first
 # HOT_SAMPLE_ROWS left rows, scaled to all of them, reaches HOT_KEY_ROWS left rows, or would hold its stage: more
 # than twice the left rows each of PARALLELISM cores gets (0: the session's, measured) and at least HOT_LEAST_ROWS.
 # Its rows split into HOT_KEY_RANGES ranges of time.
@@ -44,7 +44,7 @@ def hot_split(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> dict | No
     hash() values, 'lo', 'hi': the hot keys' least and greatest right time, 'lookup': per step of [lo, hi],
     its range, 'count': the number of ranges}. A count of the left rows, then (when some key could be hot)
     its first HOT_SAMPLE_ROWS rows grouped by key, then (when one is) the quantiles of the hot keys' right
-    times. Any answer gives the same rows; it only balances the work (the macro's _asof_hot_keys.sql)."""
+    times. Any answer gives the same rows; it only balances the work (the macro's asof/_asof_hot_keys_plan.sql)."""
     if HOT_KEY_ROWS <= 0 or HOT_KEY_RANGES < 2:
         return None
     for lk, rk in s.by:

@@ -1,4 +1,4 @@
-"""asof_join_many on DataFrames: the asof_join_many macro's passes (macros/asof/_asof_many.sql).
+"""asof_join_many on DataFrames: the asof_join_many macro's passes (macros/asof/_asof_many_plan.sql).
 
 Entries whose left keys are the same columns (and whose right keys and times compare as the same
 kind of type) share one union pass; each further key set is one more pass, reading the previous

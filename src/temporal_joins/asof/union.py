@@ -1,4 +1,4 @@
-"""engine='union': the macro's union strategy (macros/asof/_asof_union.sql) on DataFrames, for
+"""engine='union': the macro's union strategy (macros/asof/_asof_union_sql.sql) on DataFrames, for
 one right side (asof_join) or the K entries of one asof_join_many pass, which share the left keys.
 
 One union of the left rows and every entry's right rows, one shuffle by the keys, one window per

@@ -1,8 +1,8 @@
 {#-
-  The SQL pieces the as-of strategies share (union, exploding, broadcast, the keyless ranges and the pruning):
-  the key and time expressions, the candidate predicate and how candidates rank. Built on the shared
-  fragments (_fragments.sql, _validation.sql) and the spec's dialect table (_dialect.sql); calls no other
-  file of asof/.
+  The SQL pieces the as-of strategies share (the SQL layer; union, exploding, broadcast, the time ranges and
+  the pruning): the key and time expressions, the candidate predicate and how candidates rank. Built on the
+  shared fragments (_fragments.sql, _validation.sql) and the plan's dialect table (_dialect.sql); calls no
+  other file of asof/.
 -#}
 
 {#- The NaN state (_tj_nan_state) of the left time the entries of a pass share: 'maybe' if an entry
@@ -12,15 +12,15 @@
   {{ return('maybe' if 'maybe' in states else ('float' if 'float' in states else none)) }}
 {% endmacro %}
 
-{#- Each key pair [left expr, right expr] of entry e (`by` order) as the dialect's tj_key_value compares it. -#}
-{% macro _asof_key_values(p, e, left_alias, right_alias, join) %}
+{#- Each key pair [left expr, right expr] of an entry (`by` order) as the dialect's tj_key_value compares it. -#}
+{% macro _asof_key_values(plan, entry, left_alias, right_alias, join) %}
   {%- set out = [] -%}
-  {%- for pair in e.by -%}
-    {%- set is_float = e.float_keys[pair[0] | lower] -%}
+  {%- for pair in entry.by -%}
+    {%- set is_float = entry.float_keys[pair[0] | lower] -%}
     {%- set lk = left_alias ~ '.' ~ temporal_joins._tj_q(pair[0]) -%}
     {%- set rk = right_alias ~ '.' ~ temporal_joins._tj_q(pair[1]) -%}
-    {%- do out.append([p.dialect.key_value(lk, is_float, join),
-                       p.dialect.key_value(rk, is_float, join)]) -%}
+    {%- do out.append([plan.dialect.key_value(lk, is_float, join),
+                       plan.dialect.key_value(rk, is_float, join)]) -%}
   {%- endfor -%}
   {{ return(out) }}
 {% endmacro %}
@@ -30,36 +30,38 @@
   the time on the allowed side (strict without exact matches), within the tolerance.
   keys: [[left expr, right expr], ...]. Returns a new list the caller may extend.
 -#}
-{% macro _asof_candidate_conditions(spec, lt, rt, keys) %}
+{% macro _asof_candidate_conditions(entry, lt, rt, keys) %}
   {%- set on = [] -%}
   {%- for pair in keys -%}{%- do on.append(pair[0] ~ ' = ' ~ pair[1]) -%}{%- endfor -%}
-  {%- set strict = not spec.allow_exact_matches -%}
-  {%- if spec.direction == 'backward' -%}
+  {%- set strict = not entry.allow_exact_matches -%}
+  {%- if entry.direction == 'backward' -%}
     {%- do on.append(rt ~ (' < ' if strict else ' <= ') ~ lt) -%}
-  {%- elif spec.direction == 'forward' -%}
+  {%- elif entry.direction == 'forward' -%}
     {%- do on.append(rt ~ (' > ' if strict else ' >= ') ~ lt) -%}
   {%- else -%}
     {#- no time comparison bounds the candidates here, so null times must be excluded explicitly -#}
     {%- do on.append(lt ~ ' is not null and ' ~ rt ~ ' is not null') -%}
     {%- if strict -%}{%- do on.append(rt ~ ' <> ' ~ lt) -%}{%- endif -%}
   {%- endif -%}
-  {%- if spec.tolerance is not none -%}
-    {%- if spec.direction in ['backward', 'nearest'] -%}
+  {%- if entry.tolerance is not none -%}
+    {%- if entry.direction in ['backward', 'nearest'] -%}
       {%- do on.append('(' ~ rt ~ ' > ' ~ lt ~ ' or '
-                       ~ temporal_joins._tj_within(lt, rt, spec.kind, spec.tolerance, 'backward') ~ ')') -%}
+                       ~ temporal_joins._tj_within(left_t=lt, right_t=rt, kind=entry.kind,
+                                                  tolerance=entry.tolerance, side='backward') ~ ')') -%}
     {%- endif -%}
-    {%- if spec.direction in ['forward', 'nearest'] -%}
+    {%- if entry.direction in ['forward', 'nearest'] -%}
       {%- do on.append('(' ~ rt ~ ' < ' ~ lt ~ ' or '
-                       ~ temporal_joins._tj_within(lt, rt, spec.kind, spec.tolerance, 'forward') ~ ')') -%}
+                       ~ temporal_joins._tj_within(left_t=lt, right_t=rt, kind=entry.kind,
+                                                  tolerance=entry.tolerance, side='forward') ~ ')') -%}
     {%- endif -%}
   {%- endif -%}
   {{ return(on) }}
 {% endmacro %}
 
 {#- |left time - right time| in _tj_gap's arithmetic (nearest ranks candidates by it). -#}
-{% macro _asof_distance(spec, lt, rt) %}
-  {{ return('case when ' ~ rt ~ ' <= ' ~ lt ~ ' then ' ~ temporal_joins._tj_gap(lt, rt, spec.kind)
-            ~ ' else ' ~ temporal_joins._tj_gap(rt, lt, spec.kind) ~ ' end') }}
+{% macro _asof_distance(entry, lt, rt) %}
+  {{ return('case when ' ~ rt ~ ' <= ' ~ lt ~ ' then ' ~ temporal_joins._tj_gap(lt, rt, entry.kind)
+            ~ ' else ' ~ temporal_joins._tj_gap(rt, lt, entry.kind) ~ ' end') }}
 {% endmacro %}
 
 {#-
@@ -72,23 +74,23 @@
   lt: the left time, or any fixed value of its type (forward negates right - lt).
   The same rules as union's window order, so every strategy picks the same row.
 -#}
-{% macro _asof_candidate_order(spec, direction, lt, rt) %}
+{% macro _asof_candidate_order(entry, direction, lt, rt) %}
   {%- set agg = 'max' -%}
   {%- set fields = [] -%}
   {%- if direction == 'backward' -%}
     {%- do fields.append(rt) -%}
-  {%- elif direction == 'forward' and not spec.order_by -%}
+  {%- elif direction == 'forward' and not entry.order_by -%}
     {%- set agg = 'min' -%}
     {%- do fields.append(rt) -%}
   {%- elif direction == 'forward' -%}
     {#- lt is fixed per group, so -(right - lt) orders like -right; a floating-point
         right time is negated directly, which is exact -#}
-    {%- do fields.append('-' ~ (rt if spec.kind == 'numeric' else temporal_joins._tj_gap(rt, lt, spec.kind))) -%}
+    {%- do fields.append('-' ~ (rt if entry.kind == 'numeric' else temporal_joins._tj_gap(rt, lt, entry.kind))) -%}
   {%- else -%}
-    {%- do fields.append('-(' ~ temporal_joins._asof_distance(spec, lt, rt) ~ ')') -%}
+    {%- do fields.append('-(' ~ temporal_joins._asof_distance(entry, lt, rt) ~ ')') -%}
     {%- do fields.append('case when ' ~ rt ~ ' <= ' ~ lt ~ ' then 1 else 0 end') -%}
   {%- endif -%}
-  {%- for ob in spec.order_by -%}{%- do fields.append('tj__rsrc.' ~ temporal_joins._tj_q(ob)) -%}{%- endfor -%}
+  {%- for ob in entry.order_by -%}{%- do fields.append('tj__rsrc.' ~ temporal_joins._tj_q(ob)) -%}{%- endfor -%}
   {%- if fields | length == 1 -%}{{ return({'agg': agg, 'order': fields[0], 'fields': fields}) }}{%- endif -%}
   {%- set named = [] -%}
   {%- for f in fields -%}{%- do named.append("'o" ~ loop.index0 ~ "', " ~ f) -%}{%- endfor -%}

@@ -1,7 +1,10 @@
 {#-
+  The hot keys (the plan layer): whether a keyed union splits a key's window into ranges of time, measured
+  while compiling. Their SQL: asof/_asof_hot_keys_sql.sql.
+
   union with keys, a hot key split into ranges of time. One key holding most rows (an "unknown"
   customer, a house account, a market index) puts them all in one window partition: one task sorts and
-  scans them, and the join stops scaling at about two cores. So a key is split when its estimated left rows
+  scans them, and the join stops scaling. So a key is split when its estimated left rows
   would hold the stage: more than twice the rows each core gets (the left rows over the session's cores,
   var temporal_joins_parallelism or measured: tj_cores_query), and at least _tj_setting('hot_least_rows') (below
   that the split's extra stages cost more than the cores it frees, benchmarks/README.md, "The hot-key rule"); or at
@@ -13,22 +16,63 @@
   keyless ranges' lookup array), every other key range -1, and the window runs per (keys, range). A
   left row that finds no right row inside its range takes the carried one: the last right row of its
   key's earlier ranges (backward) or the first of its later ones (forward), one aggregate of the hot
-  keys' right rows per (keys, range) joined back, as the keyless ranges do (_asof_time_ranges.sql).
+  keys' right rows per (keys, range) joined back, as the keyless ranges do (asof/_asof_range_carries_sql.sql).
 
   Which keys are hot and where the ranges split only balances the work; the rows never depend on them:
   equal times share a range, every time of an earlier range is smaller, and a key's rows all get the
   same flag (its hash, from the same columns of the same type on both sides). So only keys whose left
   and right types are equal and hash alike whatever the row's side are split (no floating point: -0.0
   and NaN; no collated strings). The sample is a plain limit: a key that a table sorted by key stores
-  late is not seen (it stays one window). The Spark flavour only (_asof_time_splits): Hive keeps one
+  late is not seen (it stays one window). The Spark flavour only (_asof_hot_splits): Hive keeps one
   window per key.
 -#}
+
+{#- The plan's time_ranges for a keyed union: none (one window per key) or _asof_time_ranges's dict plus
+    'hot_check' (what _asof_hot_measure needs). Nothing is measured here: only a dialect that runs scalar
+    subqueries splits, and _asof_hot_splits measures then. -#}
+{% macro _asof_hot_ranges(macro_name, left_info, left_time, right_info, right_time, pairs) %}
+  {%- if not pairs or left_info.columns is none or not temporal_joins._tj_compile_queries(macro_name) -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set hot_rows = temporal_joins._tj_whole_number_var(m=macro_name, name='temporal_joins_hot_key_rows', least=0,
+        most=none, allowed='a non-negative whole number of left rows (0: never split a key)') -%}
+  {%- set cores = temporal_joins._tj_whole_number_var(m=macro_name, name='temporal_joins_parallelism', least=0,
+        most=none,
+        allowed="a whole number of cores, 1 or more (0, the default: the session's, measured while compiling)") -%}
+  {%- if hot_rows == 0 -%}{{ return(none) }}{%- endif -%}
+  {%- set ranges = temporal_joins._asof_time_ranges(macro_name=macro_name, left_info=left_info, left_time=left_time,
+                                                    right_info=right_info, right_time=right_time) -%}
+  {%- if ranges is none -%}{{ return(none) }}{%- endif -%}
+  {%- set left_keys = [] -%}
+  {%- set right_keys = [] -%}
+  {%- for pair in pairs -%}
+    {%- set lc = temporal_joins._tj_find_column(left_info, pair[0]) -%}
+    {%- set rc = temporal_joins._tj_find_column(right_info, pair[1]) -%}
+    {%- if lc is none or rc is none or lc.dtype | lower != rc.dtype | lower
+           or not modules.re.match(temporal_joins._asof_hot_key_types(), lc.dtype | lower) -%}
+      {{ return(none) }}
+    {%- endif -%}
+    {%- do left_keys.append(lc.name) -%}
+    {%- do right_keys.append(rc.name) -%}
+  {%- endfor -%}
+  {%- do ranges.update({'hot_check': {'left_info': left_info, 'left_keys': left_keys, 'right_keys': right_keys,
+                                      'hot_rows': hot_rows | int, 'cores': cores}}) -%}
+  {{ return(ranges) }}
+{% endmacro %}
+
+{#- A hot key's splits: {'count', 'edges': none} (the quantiles of the hot keys' right times, through the
+    lookup) when the plan's dialect runs scalar subqueries and a key is hot, else none (one window per key). -#}
+{% macro _asof_hot_splits(plan) %}
+  {%- set ranges = plan.time_ranges -%}
+  {{ return({'count': ranges.count, 'edges': none}
+            if plan.dialect.run_time_scalars() and temporal_joins._asof_hot_measure(ranges, plan) else none) }}
+{% endmacro %}
 
 {#- Measures a hot_check once: whether a key is hot; when one is, ranges gets 'hot' (their hashes, integer
     literals). The left rows are counted (once per relation, as auto counts them); a key is hot when its
     rows in the sample, scaled to the whole, reach _asof_hot_threshold, so nothing is sampled when no key
     could. -#}
-{% macro _asof_hot_measure(ranges, p) %}
+{% macro _asof_hot_measure(ranges, plan) %}
   {%- if 'hot_found' in ranges -%}{{ return(ranges.hot_found) }}{%- endif -%}
   {%- set check = ranges.hot_check -%}
   {#- auto's count, else the metastore's statistics (an estimate is enough to balance; but a CTAS records
@@ -40,7 +84,7 @@
   {%- endif -%}
   {%- set rows = (check.left_info.counted if check.left_info.counted is defined else check.left_info.rows) | int -%}
   {%- set sampled = [rows, temporal_joins._tj_setting('sample_rows')] | min -%}
-  {%- set threshold = temporal_joins._asof_hot_threshold(check, rows, p) -%}
+  {%- set threshold = temporal_joins._asof_hot_threshold(check, rows, plan) -%}
   {#- the least sampled count that scales to the threshold: count * rows / sampled >= threshold -#}
   {%- set least = ((threshold * sampled + rows - 1) // rows) if rows > 0 else 0 -%}
   {%- set hot = [] -%}
@@ -57,12 +101,12 @@
     more than twice the rows each of the session's cores gets, and at least _tj_setting('hot_least_rows'). Two
     cores never split by share (a key would need more than all the rows). The cores are counted only when
     that could lower the threshold. -#}
-{% macro _asof_hot_threshold(check, rows, p) %}
+{% macro _asof_hot_threshold(check, rows, plan) %}
   {%- set least_rows = temporal_joins._tj_setting('hot_least_rows') -%}
   {%- if rows <= least_rows or check.hot_rows <= least_rows -%}{{ return(check.hot_rows) }}{%- endif -%}
   {%- set cores = check.cores -%}
   {%- if cores == 0 -%}
-    {%- set query = p.dialect.cores_query() -%}
+    {%- set query = plan.dialect.cores_query() -%}
     {%- if query is none -%}{{ return(check.hot_rows) }}{%- endif -%}
     {%- set cores = run_query(query).columns[0].values()[0] | int -%}
   {%- endif -%}
@@ -86,24 +130,4 @@
             ~ temporal_joins._tj_first_rows('select * from ' ~ relation_sql) ~ ' as tj__s group by ' ~ hashed
             ~ ') as tj__keys where tj__n >= ' ~ least ~ ' order by tj__n desc, tj__h limit '
             ~ temporal_joins._tj_setting('hot_keys_max')) }}
-{% endmacro %}
-
-{#- The hash that marks a hot key's rows: one int over the key columns (expressions). -#}
-{% macro _asof_hot_hash(key_exprs) %}
-  {{ return('hash(' ~ key_exprs | join(', ') ~ ')') }}
-{% endmacro %}
-
-{#- Whether a row's key (its key expressions) is one of the measured hot keys. -#}
-{% macro _asof_is_hot(key_exprs, ranges) %}
-  {{ return(temporal_joins._asof_hot_hash(key_exprs) ~ ' in (' ~ ranges.hot | join(', ') ~ ')') }}
-{% endmacro %}
-
-{#- The right rows of the hot keys, as a relation (the run-time quantiles are taken over their times). -#}
-{% macro _asof_hot_right_sql(ranges) %}
-  {%- set quoted = [] -%}
-  {%- for k in ranges.hot_check.right_keys -%}
-    {%- do quoted.append('tj__hr.' ~ temporal_joins._tj_q(k)) -%}
-  {%- endfor -%}
-  {{ return('(select tj__hr.* from ' ~ ranges.right_info.sql ~ ' as tj__hr where '
-            ~ temporal_joins._asof_is_hot(quoted, ranges) ~ ')') }}
 {% endmacro %}
