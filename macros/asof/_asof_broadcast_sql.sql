@@ -88,7 +88,8 @@ from (
     {{ group.name }},
     {%- endfor %}
     {%- for pick in picks %}
-    {{ plan.dialect.arg_extreme(pick.best.agg, pick.order, pick['values'], pick.names, skip_nulls=pick.skip)
+    {{ plan.dialect.arg_extreme(agg=pick.best.agg, order=pick.order, values=pick['values'], names=pick.names,
+        skip_nulls=pick.skip)
     }} as tj__m{{ loop.index0 }},
     count({{ pick.order }}) as tj__matches{{ loop.index0 }},
     {%- endfor %}

@@ -34,10 +34,10 @@
   {%- if not pairs or left_info.columns is none or not temporal_joins._tj_compile_queries(macro_name) -%}
     {{ return(none) }}
   {%- endif -%}
-  {%- set hot_rows = temporal_joins._tj_whole_number_var(m=macro_name, name='temporal_joins_hot_key_rows', least=0,
-        most=none, allowed='a non-negative whole number of left rows (0: never split a key)') -%}
-  {%- set cores = temporal_joins._tj_whole_number_var(m=macro_name, name='temporal_joins_parallelism', least=0,
-        most=none,
+  {%- set hot_rows = temporal_joins._tj_whole_number_var(macro_name=macro_name, name='temporal_joins_hot_key_rows',
+        least=0, most=none, allowed='a non-negative whole number of left rows (0: never split a key)') -%}
+  {%- set cores = temporal_joins._tj_whole_number_var(macro_name=macro_name, name='temporal_joins_parallelism',
+        least=0, most=none,
         allowed="a whole number of cores, 1 or more (0, the default: the session's, measured while compiling)") -%}
   {%- if hot_rows == 0 -%}{{ return(none) }}{%- endif -%}
   {%- set ranges = temporal_joins._asof_time_ranges(macro_name=macro_name, left_info=left_info, left_time=left_time,

@@ -23,9 +23,9 @@
   left_info holds that output's columns, and its `left` is none but for the first pass (the SQL layer puts the
   previous pass's SQL there).
 -#}
-{% macro _asof_many_plan(spec, dialect) %}
+{% macro _asof_many_plan(spec, dialect_table) %}
   {%- set plan = dict(spec) -%}
-  {%- do plan.update({'dialect': dialect, 'flat': dialect.flat_rows()}) -%}
+  {%- do plan.update({'dialect': dialect_table, 'flat': dialect_table.flat_rows()}) -%}
   {%- set passes = temporal_joins._asof_many_passes(macro_name=spec.macro, left_info=spec.left_info,
                                                     entries=spec.entries, strategy=spec.strategy) -%}
   {%- do plan.update({'bounds': temporal_joins._asof_prune_bounds(plan)}) -%}
@@ -42,7 +42,7 @@
           'macro': spec.macro, 'left': left_info.sql, 'left_info': left_info,
           'left_columns': temporal_joins._tj_left_names(left_info), 'left_time': spec.left_time,
           'join_type': spec.join_type, 'strategy': pass.strategy, 'bounds': plan.bounds, 'entries': pass.entries,
-          'left_carried': {}, 'time_ranges': none, 'flat': plan.flat, 'dialect': dialect}) -%}
+          'left_carried': {}, 'time_ranges': none, 'flat': plan.flat, 'dialect': dialect_table}) -%}
     {%- if pass.strategy == 'union' -%}
       {%- do pass_plan.update({'left_carried': temporal_joins._asof_left_carried(left_info, spec.left_time,
                                                                                  pass.entries)}) -%}

@@ -8,7 +8,7 @@
 
 {#-
   The plan: the spec's fields plus
-    dialect       the dialect table (_dialect.sql): the SQL calls its fragments
+    dialect       the dialect table (argument dialect_table, _dialect.sql): the SQL calls its fragments
     strategy      union, exploding or broadcast (auto chosen here)
     time_ranges   none, or the ranges of time a union's window runs in (keyless: _asof_time_ranges; a hot
                   key's: _asof_hot_ranges)
@@ -17,7 +17,7 @@
     flat          whether only primitive columns may cross a UNION ALL or enter a window (tj_flat_rows)
     union         the union's layout (_asof_union_plan), when strategy is union
 -#}
-{% macro _asof_plan(spec, dialect) %}
+{% macro _asof_plan(spec, dialect_table) %}
   {%- set plan = dict(spec) -%}
   {%- set macro_name = spec.macro -%}
   {%- set strategy = spec.strategy -%}
@@ -38,12 +38,12 @@
           left_time=spec.left_time, right_info=spec.right_info, right_time=spec.right_time, pairs=spec.by) -%}
   {%- endif -%}
 
-  {%- do plan.update({'dialect': dialect, 'strategy': strategy, 'time_ranges': time_ranges,
+  {%- do plan.update({'dialect': dialect_table, 'strategy': strategy, 'time_ranges': time_ranges,
         'left_carried': temporal_joins._asof_left_carried(spec.left_info, spec.left_time, spec.entries)}) -%}
   {%- do plan.update({'bounds': temporal_joins._asof_prune_bounds(plan)}) -%}
   {#- a dialect that cannot expand the packed left row with `struct.*` needs the left columns -#}
   {%- do temporal_joins._tj_check_left_columns(plan) -%}
-  {%- do plan.update({'flat': dialect.flat_rows() and spec.left_columns is not none}) -%}
+  {%- do plan.update({'flat': dialect_table.flat_rows() and spec.left_columns is not none}) -%}
   {%- if strategy == 'union' -%}
     {%- do plan.update({'union': temporal_joins._asof_union_plan(plan)}) -%}
   {%- endif -%}

@@ -119,8 +119,8 @@ from (
 {%- endif %}
   select {{ by_keys }}tj__trange
     {%- for side in sides %},
-    {%- set extreme = plan.dialect.arg_extreme(side.pick.agg, side.rank.order, values, names,
-                                               side.rank.candidate) %}
+    {%- set extreme = plan.dialect.arg_extreme(agg=side.pick.agg, order=side.rank.order, values=values, names=names,
+                                               candidate=side.rank.candidate) %}
     {%- if flat %}
     {{ extreme }} as {{ side.best }}, {{ side.rank.matches }} as {{ side.count }}
     {%- else %}

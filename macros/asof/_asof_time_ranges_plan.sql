@@ -69,6 +69,6 @@
 {#- var temporal_joins_time_ranges (its default: _tuning.sql), checked: the number of ranges (1: one window, no
     query). At most 1024: the binary search is written out, one CASE branch per range. -#}
 {% macro _asof_time_range_count(macro_name) %}
-  {{ return(temporal_joins._tj_whole_number_var(m=macro_name, name='temporal_joins_time_ranges', least=1, most=1024,
-            allowed='a whole number from 1 (one window without ranges) to 1024')) }}
+  {{ return(temporal_joins._tj_whole_number_var(macro_name=macro_name, name='temporal_joins_time_ranges',
+            least=1, most=1024, allowed='a whole number from 1 (one window without ranges) to 1024')) }}
 {% endmacro %}

@@ -120,7 +120,7 @@
     have for the columns form (_asof_union_plan); wider entries travel as one struct each, which costs less than
     many running aggregates (benchmarks/README.md, "Parity with tempo"). At most 30: the mask's bits fit an int. -#}
 {% macro _asof_union_column_limit(macro_name) %}
-  {{ return(temporal_joins._tj_whole_number_var(m=macro_name, name='temporal_joins_union_columns_max', least=0,
+  {{ return(temporal_joins._tj_whole_number_var(macro_name=macro_name, name='temporal_joins_union_columns_max', least=0,
             most=30, allowed='a whole number from 0 (always one struct per right row) to 30')) }}
 {% endmacro %}
 

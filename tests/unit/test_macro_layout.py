@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from tools.dbt_render import REPO, public_defaults
-from tools.macro_graph import LIMIT, graph
+from tools.macro_graph import ALLOWED_CALLS, LIMIT, MAX_POSITIONAL, graph
 
 MACROS = REPO / "macros"
 PUBLIC = ["asof_join", "asof_join_many", "range_join", "interval_join", "interval_aggregate", "window_aggregate"]
@@ -71,3 +71,38 @@ def test_both_dialect_tables_hold_every_fragment():
     dispatched = set(re.findall(r"'(\w+)': adapter\.dispatch\('tj_\1', 'temporal_joins'\)", text))
     hive = set(re.findall(r"'(\w+)': temporal_joins\.(?:hive|default)__tj_\1\b", text))
     assert fragments == dispatched == hive, (fragments ^ dispatched, fragments ^ hive)
+
+
+# Issue 48's reading order (docs/design.md, "Layers"): public macro -> spec -> plan -> SQL in every family.
+
+
+def test_every_family_file_names_its_layer():
+    unlayered = [n for n, lay in _package_graph()["layers"].items() if lay == "unlayered"]
+    assert unlayered == [], f"name each with its layer's suffix (_spec.sql, _plan.sql, _sql.sql): {unlayered}"
+
+
+def test_each_layer_calls_only_the_layers_below_it():
+    wrong = {
+        f"{a} -> {b}": calls
+        for (a, b), calls in _package_graph()["layer_calls"].items()
+        if a in ALLOWED_CALLS and b not in ALLOWED_CALLS[a]
+    }
+    assert wrong == {}, wrong
+
+
+def test_dialect_capabilities_are_read_only_in_the_plan_layer():
+    """flat_rows(), run_time_scalars(), expands_struct(), cores_query(): a question to the dialect, answered in the
+    plan (a plan field the SQL reads), so that the SQL layer renders fragments and never branches on a dialect."""
+    g = _package_graph()
+    wrong = {n: caps for n, caps in g["capability_reads"].items() if g["layers"][n] not in ("dialect", "plan")}
+    assert wrong == {}, wrong
+
+
+def test_compile_time_queries_run_only_in_the_plan_layer():
+    g = _package_graph()
+    wrong = {n: count for n, count in g["run_query"].items() if g["layers"][n] not in ("plan", "other")}
+    assert wrong == {}, wrong
+
+
+def test_calls_with_more_than_three_arguments_pass_them_by_name():
+    assert _package_graph()["positional"] == {}, f"more than {MAX_POSITIONAL} positional arguments"
