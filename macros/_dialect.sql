@@ -369,17 +369,17 @@
 
 {#- Fails unless the dialect can render without the left columns (tj_expands_struct); the plans call it. The
     Hive flavour needs a Relation on the left. grouped: the SQL also groups by the left row (window_aggregate). -#}
-{% macro _tj_check_left_columns(spec, grouped=false) %}
-  {%- if not spec.dialect.expands_struct() and spec.left_columns is none and execute -%}
-    {{ temporal_joins._tj_fail(macro_name=spec.macro, argument='left',
+{% macro _tj_check_left_columns(plan, grouped=false) %}
+  {%- if not plan.dialect.expands_struct() and plan.left_columns is none and execute -%}
+    {{ temporal_joins._tj_fail(macro_name=plan.macro, argument='left',
                                allowed='a Relation (ref/source) or schema.table for the Hive flavour,'
          ~ ' whose columns can be looked up (HiveQL cannot '
          ~ ('group or expand a struct of the left row)' if grouped else 'expand a struct column with .*)'),
-         received=spec.left) }}
+         received=plan.left) }}
   {%- endif -%}
 {% endmacro %}
 
-{#- The session's cores, for the hot-key rule (asof/_asof_hot_keys.sql): range()'s slices are its leaf
+{#- The session's cores, for the hot-key rule (asof/_asof_hot_keys_plan.sql): range()'s slices are its leaf
     parallelism (executors' cores), also over Thrift and Connect. Spark refuses a non-deterministic
     aggregate argument, so the id is projected first. Hive: none (it never splits a key). -#}
 {% macro tj_cores_query() %}{{ return(adapter.dispatch('tj_cores_query', 'temporal_joins')()) }}{% endmacro %}

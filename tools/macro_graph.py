@@ -40,7 +40,7 @@ CAPABILITIES = ("flat_rows", "run_time_scalars", "expands_struct", "cores_query"
 MAX_POSITIONAL = 3
 
 _MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)\s*\((.*?)\)\s*-?%\}", re.S)
-# temporal_joins.<macro>(...), a dispatch by name, or a fragment of the spec's dialect table (spec.dialect.<f>: tj_<f>)
+# temporal_joins.<macro>(...), a dispatch by name, or an entry of a dialect table (plan.dialect.<f>: tj_<f>)
 _CALL = re.compile(r"temporal_joins\.(\w+)|adapter\.dispatch\(\s*'(\w+)'|\.dialect\.(\w+)\(")
 
 
