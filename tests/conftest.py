@@ -196,6 +196,11 @@ SHARDED_MODULES = (
     "test_python_engines.py",
     "test_python_many.py",
 )
+# `make test` runs the main line in two pytest processes (tools/matrix.py, BOTH_MAIN_LANES): with
+# TEMPORAL_JOINS_MAIN_LANE="i/n" each keeps, of the items of SPLIT_BETWEEN_MAIN_LANES that its shard keeps (in node
+# id order), those at positions i, i + n, ...
+MAIN_LANE = "TEMPORAL_JOINS_MAIN_LANE"
+SPLIT_BETWEEN_MAIN_LANES = ("test_asof_join_differential.py",)
 # in an item's name: the hive__ flavours on Spark (the older lines run `-k 'not hive'`: HiveQL runs on Hive 2.3's
 # own engine) and the native engine (refused before Spark 4.3: on an older line its item would test the refusal)
 MAIN_LINE_ONLY = ("hive", "native")
@@ -249,6 +254,18 @@ def pytest_collection_modifyitems(config, items):
             for position, item in enumerate(shared)
             if shard_of(function, position, len(shared), shards) != index
         }
+    lane = os.environ.get(MAIN_LANE)
+    if lane:
+        lane_index, lanes = (int(part) for part in lane.split("/"))
+        split = sorted(
+            (
+                item
+                for item in items
+                if item.nodeid not in dropped and Path(str(item.fspath)).name in SPLIT_BETWEEN_MAIN_LANES
+            ),
+            key=lambda item: item.nodeid,
+        )
+        dropped |= {item.nodeid for position, item in enumerate(split) if position % lanes != lane_index}
     if dropped:
         config.hook.pytest_deselected(items=[item for item in items if item.nodeid in dropped])
         items[:] = [item for item in items if item.nodeid not in dropped]

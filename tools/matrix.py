@@ -79,6 +79,11 @@ MAIN_LANE_B = (
     "tests/window/test_window_aggregate_differential.py",
 )
 
+# Both main lanes run these modules, each every other item of the main shard's (MAIN_LANE_VAR: main "0/2", main-b
+# "1/2"): the hive__ flavours' items run only on the main line, and in one lane they held it twice as long as main-b.
+BOTH_MAIN_LANES = ("tests/asof/test_asof_join_differential.py",)
+MAIN_LANE_VAR = "TEMPORAL_JOINS_MAIN_LANE"  # read by tests/conftest.py (MAIN_LANE)
+
 # One env's tests may take this long, and the whole matrix of `make test` must end this long after the
 # main suite started: a hung engine must not hold `make test` past CI's 90 minutes.
 TIMEOUT_MIN = 45
@@ -392,7 +397,8 @@ def test(pytest_args: list[str], python: str, names: list[str], serial: bool) ->
     start = time.monotonic()
     ignored = [f"--ignore={m}" for m in MAIN_LANE_B] if split else []
     argv = [sys.executable, "-m", "pytest", *pytest_args, *ignored, "--junitxml", str(junit)]
-    main.code = subprocess.run(argv, env={**os.environ, SHARD_VAR: MAIN_SHARD} if split else None).returncode
+    env = {**os.environ, SHARD_VAR: MAIN_SHARD, MAIN_LANE_VAR: "0/2"} if split else None
+    main.code = subprocess.run(argv, env=env).returncode
     main.test_min, main.counts = (time.monotonic() - start) / 60, junit_counts(junit)
     if split:
         lane_b.join()
@@ -400,7 +406,9 @@ def test(pytest_args: list[str], python: str, names: list[str], serial: bool) ->
         lane.start()
     lane.join()
     if split:
-        print(f"main and main-b run shard {MAIN_SHARD}: {SHARDS}")
+        print(
+            f"main and main-b run shard {MAIN_SHARD}: {SHARDS}; every other item each of {', '.join(BOTH_MAIN_LANES)}"
+        )
     return report([main, *([main_b] if split else []), *matrix])
 
 
@@ -412,7 +420,7 @@ def run_main_lane_b(outcome: Outcome, pytest_args: list[str]) -> None:
     junit.unlink(missing_ok=True)
     options = [a for a in pytest_args if a.startswith("--durations")]  # the rest names what to run
     argv = [
-        sys.executable, "-m", "pytest", *MAIN_LANE_B, *options, "-p", "no:cacheprovider",
+        sys.executable, "-m", "pytest", *MAIN_LANE_B, *BOTH_MAIN_LANES, *options, "-p", "no:cacheprovider",
         "--basetemp", str(home / "tmp"), "--junitxml", str(junit),
     ]  # fmt: skip
     outcome.log = home / "pytest.log"
@@ -420,7 +428,12 @@ def run_main_lane_b(outcome: Outcome, pytest_args: list[str]) -> None:
     try:
         with open(outcome.log, "w") as log:
             outcome.code = _call(
-                argv, log, False, DEADLINE_MIN, cwd=REPO, env={**own_state(home), SHARD_VAR: MAIN_SHARD}
+                argv,
+                log,
+                False,
+                DEADLINE_MIN,
+                cwd=REPO,
+                env={**own_state(home), SHARD_VAR: MAIN_SHARD, MAIN_LANE_VAR: "1/2"},
             )
         outcome.failure = f"killed after {DEADLINE_MIN} minutes" if outcome.code < 0 else ""
     except Exception as exc:  # reported as this lane's failure, never lost with the thread
