@@ -200,7 +200,7 @@ SHARDED_MODULES = (
 # TEMPORAL_JOINS_MAIN_LANE="i/n" each keeps, of the items of SPLIT_BETWEEN_MAIN_LANES that its shard keeps (in node
 # id order), those at positions i, i + n, ...
 MAIN_LANE = "TEMPORAL_JOINS_MAIN_LANE"
-SPLIT_BETWEEN_MAIN_LANES = ("test_asof_join_differential.py",)
+SPLIT_BETWEEN_MAIN_LANES = ("test_asof_join_differential.py", "test_range_differential.py")
 # in an item's name: the hive__ flavours on Spark (the older lines run `-k 'not hive'`: HiveQL runs on Hive 2.3's
 # own engine) and the native engine (refused before Spark 4.3: on an older line its item would test the refusal)
 MAIN_LINE_ONLY = ("hive", "native")

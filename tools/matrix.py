@@ -77,11 +77,23 @@ MAIN_LANE_B = (
     "tests/python/test_python_engines.py",
     "tests/python/test_python_many.py",
     "tests/window/test_window_aggregate_differential.py",
+    # then, while the main lane runs its tail alone: the seeded projects' builds and checks, the NaN and
+    # benchmark smoke tests (main-b ended 13 minutes before main in the run of 9c9f42d, one core idle)
+    "tests/dbt_projects/test_integration.py",
+    "tests/dbt_projects/test_local_target.py",
+    "tests/dbt_projects/test_local_loop.py",
+    "tests/dbt_projects/test_dbt_parse.py",
+    "tests/engines/test_endpoints_sqlfluff.py",
+    "tests/engines/test_ntz_rule.py",
+    "tests/asof/test_asof_join_many_incremental.py",
+    "tests/window/test_window_aggregate_incremental.py",
+    "tests/asof/test_asof_join_nan.py",
+    "tests/bench/test_bench_smoke.py",
 )
 
 # Both main lanes run these modules, each every other item of the main shard's (MAIN_LANE_VAR: main "0/2", main-b
 # "1/2"): the hive__ flavours' items run only on the main line, and in one lane they held it twice as long as main-b.
-BOTH_MAIN_LANES = ("tests/asof/test_asof_join_differential.py",)
+BOTH_MAIN_LANES = ("tests/asof/test_asof_join_differential.py", "tests/range/test_range_differential.py")
 MAIN_LANE_VAR = "TEMPORAL_JOINS_MAIN_LANE"  # read by tests/conftest.py (MAIN_LANE)
 
 # One env's tests may take this long, and the whole matrix of `make test` must end this long after the
