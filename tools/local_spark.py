@@ -51,7 +51,9 @@ SPARK_HOME = spark_home()
 
 # HotSpot's first tier only: the test endpoints' JVMs (a master, workers, executors, a Thrift server) live for
 # minutes and run little code long enough to repay C2, which took about half of each one's CPU at start
-C1_ONLY = "-XX:TieredStopAtLevel=1"
+# with the code cache C2's tiers would have: C1 alone gets a 48 MB one by default, which a Thrift server building
+# the integration project filled ("Out of space in CodeCache for adapters": a model failed)
+C1_ONLY = "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m"
 
 
 class StandaloneCluster:

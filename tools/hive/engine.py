@@ -353,6 +353,7 @@ class HiveEngine:
             # C1 only: thousands of short jobs whose code rarely gets hot enough to repay C2, which
             # spent as much CPU compiling as the JVM spent running Hive
             "-XX:TieredStopAtLevel=1",
+            "-XX:ReservedCodeCacheSize=240m",  # C1 alone defaults to 48 MB, which a long run can fill
             f"-Duser.timezone={self.timezone}",  # Hive 2.3's timestamps live in the JVM's zone
             "-Duser.language=en",
             "-Duser.country=US",
