@@ -16,10 +16,13 @@
 
 {#- The flavours declare the public macro's arguments (dispatch passes them by name; their defaults live
     only in the public signature above) and pass them on to the spec by name; the plan gets their dialect. -#}
+{#- While dbt parses the project (execute is false) a flavour renders nothing: parse needs only the model's
+    own ref()/source()/config(), so a bad argument fails its model's compile, not every dbt command. -#}
 
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
 {% macro default__asof_join(left, right, left_time, right_time, by, direction, allow_exact_matches, tolerance,
                             join_type, columns, prefix, order_by, strategy, skip_nulls) %}
+  {%- if not execute -%}{{ return('') }}{%- endif -%}
   {%- set spec = temporal_joins._asof_spec(left=left, right=right, left_time=left_time, right_time=right_time, by=by,
         direction=direction, allow_exact_matches=allow_exact_matches, tolerance=tolerance, join_type=join_type,
         columns=columns, prefix=prefix, order_by=order_by, strategy=strategy, skip_nulls=skip_nulls) -%}
@@ -30,6 +33,7 @@
 {#- HiveQL (Hive 2.3): last_value(x, true) instead of IGNORE NULLS, a UUID row id, no QUALIFY. -#}
 {% macro hive__asof_join(left, right, left_time, right_time, by, direction, allow_exact_matches, tolerance, join_type,
                          columns, prefix, order_by, strategy, skip_nulls) %}
+  {%- if not execute -%}{{ return('') }}{%- endif -%}
   {%- set spec = temporal_joins._asof_spec(left=left, right=right, left_time=left_time, right_time=right_time, by=by,
         direction=direction, allow_exact_matches=allow_exact_matches, tolerance=tolerance, join_type=join_type,
         columns=columns, prefix=prefix, order_by=order_by, strategy=strategy, skip_nulls=skip_nulls) -%}

@@ -16,10 +16,13 @@
 
 {#- The flavours declare the public macro's arguments (dispatch passes them by name; their defaults live
     only in the public signature above) and pass them on to the spec by name. -#}
+{#- While dbt parses the project (execute is false) a flavour renders nothing: parse needs only the model's
+    own ref()/source()/config(), so a bad argument fails its model's compile, not every dbt command. -#}
 
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
 {% macro default__interval_aggregate(left, right, left_time, right_start, right_end, value, by, start_inclusive,
                                      end_inclusive, open_start, open_end, aggregates, prefix) %}
+  {%- if not execute -%}{{ return('') }}{%- endif -%}
   {%- set spec = temporal_joins._interval_aggregate_spec(left=left, right=right, left_time=left_time,
         right_start=right_start, right_end=right_end, value=value, by=by, start_inclusive=start_inclusive,
         end_inclusive=end_inclusive, open_start=open_start, open_end=open_end, aggregates=aggregates,
@@ -31,6 +34,7 @@
 {#- HiveQL (Hive 2.3): the sweep needs nothing Hive lacks, so both dialects share one renderer. -#}
 {% macro hive__interval_aggregate(left, right, left_time, right_start, right_end, value, by, start_inclusive,
                                   end_inclusive, open_start, open_end, aggregates, prefix) %}
+  {%- if not execute -%}{{ return('') }}{%- endif -%}
   {%- set spec = temporal_joins._interval_aggregate_spec(left=left, right=right, left_time=left_time,
         right_start=right_start, right_end=right_end, value=value, by=by, start_inclusive=start_inclusive,
         end_inclusive=end_inclusive, open_start=open_start, open_end=open_end, aggregates=aggregates,

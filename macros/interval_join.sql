@@ -16,11 +16,14 @@
 
 {#- The flavours declare the public macro's arguments (dispatch passes them by name; their defaults live
     only in the public signature above) and pass them on to the spec by name. -#}
+{#- While dbt parses the project (execute is false) a flavour renders nothing: parse needs only the model's
+    own ref()/source()/config(), so a bad argument fails its model's compile, not every dbt command. -#}
 
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
 {% macro default__interval_join(left, right, left_time, right_start, right_end, by, left_start, left_end,
                                 start_inclusive, end_inclusive, open_start, open_end, join_type, columns, prefix,
                                 bin_size, strategy) %}
+  {%- if not execute -%}{{ return('') }}{%- endif -%}
   {%- set spec = temporal_joins._interval_join_spec(left=left, right=right, left_time=left_time,
         right_start=right_start, right_end=right_end, by=by, left_start=left_start, left_end=left_end,
         start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start, open_end=open_end,
@@ -33,6 +36,7 @@
 {% macro hive__interval_join(left, right, left_time, right_start, right_end, by, left_start, left_end,
                              start_inclusive, end_inclusive, open_start, open_end, join_type, columns, prefix,
                              bin_size, strategy) %}
+  {%- if not execute -%}{{ return('') }}{%- endif -%}
   {%- set spec = temporal_joins._interval_join_spec(left=left, right=right, left_time=left_time,
         right_start=right_start, right_end=right_end, by=by, left_start=left_start, left_end=left_end,
         start_inclusive=start_inclusive, end_inclusive=end_inclusive, open_start=open_start, open_end=open_end,

@@ -16,10 +16,13 @@
 
 {#- The flavours declare the public macro's arguments (dispatch passes them by name; their defaults live
     only in the public signature above) and pass them on to the spec by name. -#}
+{#- While dbt parses the project (execute is false) a flavour renders nothing: parse needs only the model's
+    own ref()/source()/config(), so a bad argument fails its model's compile, not every dbt command. -#}
 
 {#- Spark SQL; dbt-spark and dbt-databricks both fall back to it. -#}
 {% macro default__window_aggregate(left, right, left_time, right_time, by, windows, aggregates, lower_inclusive,
                                    upper_inclusive, direction, prefix, strategy, types) %}
+  {%- if not execute -%}{{ return('') }}{%- endif -%}
   {%- set spec = temporal_joins._window_spec(left=left, right=right, left_time=left_time, right_time=right_time,
         by=by, windows=windows, aggregates=aggregates, lower_inclusive=lower_inclusive,
         upper_inclusive=upper_inclusive, direction=direction, prefix=prefix, strategy=strategy, types=types) -%}
@@ -30,6 +33,7 @@
 {#- HiveQL (Hive 2.3): primitive columns through the window, posexplode for duplicate rows. -#}
 {% macro hive__window_aggregate(left, right, left_time, right_time, by, windows, aggregates, lower_inclusive,
                                 upper_inclusive, direction, prefix, strategy, types) %}
+  {%- if not execute -%}{{ return('') }}{%- endif -%}
   {%- set spec = temporal_joins._window_spec(left=left, right=right, left_time=left_time, right_time=right_time,
         by=by, windows=windows, aggregates=aggregates, lower_inclusive=lower_inclusive,
         upper_inclusive=upper_inclusive, direction=direction, prefix=prefix, strategy=strategy, types=types) -%}

@@ -63,7 +63,19 @@ def test_must_fail_models_fail_their_tests(seeded):
     leakage = [v for k, v in statuses.items() if "no_future_leakage" in k]
     rowsets = [v for k, v in statuses.items() if "equal_rowset" in k]
     assert not result.success
-    assert leakage == ["fail"], statuses
+    # a literal argument error stops only its node, when it compiles: the project parsed, and the other nodes ran
+    # (asof_bad_join_type: join_type='outer'; leaky_forward_join's second no_future_leakage: a bad left_time)
+    assert sorted(leakage) == ["error", "fail"], statuses
+    models = {r.node.name: r for r in result.result.results if r.node.resource_type == "model"}
+    assert {name: str(r.status) for name, r in models.items()} == {
+        "asof_bad_join_type": "error",
+        "leaky_forward_join": "success",
+        "asof_rows_mismatch": "success",
+    }
+    message = models["asof_bad_join_type"].message
+    assert "temporal_joins.asof_join: invalid argument `join_type`" in message and "'outer'" in message, message
+    (bad_test,) = [r for r in result.result.results if "no_future_leakage" in r.node.name and str(r.status) == "error"]
+    assert "temporal_joins.no_future_leakage: invalid argument `left_time`" in bad_test.message, bad_test.message
     # asof_rows_mismatch (the last: a compare_model without some of its columns); the rows and the message
     # these tests return: tests/dbt_projects/test_local_target.py
     assert sorted(rowsets) == ["error", "fail", "fail", "fail"], statuses
