@@ -18,7 +18,10 @@ dbt-spark's Python epilogue defaults to delta.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+import warnings
 from typing import Any
 
 SUBMISSION_METHOD = "session"
@@ -78,10 +81,62 @@ def install() -> None:
     SparkAdapter._temporal_joins_session = True
 
 
+# dbt commands that open no connection: they run whoever holds the metastore
+NO_CONNECTION = {"deps", "clean", "parse", "list", "ls", "init", "serve"}
+
+
+def session_metastore_blocked(args: list[str]) -> str | None:
+    """The one line to print instead of running dbt, when the command's target is `method: session` and
+    another JVM (the local Thrift server, local_thrift.py) holds its Derby metastore: Spark would fail to
+    open it, in thousands of lines of stack traces. None to run dbt: another target, a command that opens
+    no connection, nobody holding it, or anything unexpected (dbt then reports it as usual). The target
+    is dbt's own reading of the arguments, environment and profile."""
+    try:
+        from dbt.cli.flags import Flags
+        from dbt.cli.main import cli
+        from dbt.config.runtime import load_profile
+        from dbt.flags import set_flags
+        from dbt_common.context import get_invocation_context, set_invocation_context
+
+        from temporal_joins.local_thrift import derby_holder, session_blocked_message, session_metastore
+
+        with contextlib.suppress(ImportError):  # dbt reads a .env too, before anything else
+            from dotenv import find_dotenv, load_dotenv
+
+            load_dotenv(find_dotenv(usecwd=True), override=False)
+        ctx = cli.make_context(cli.name, list(args))
+        with warnings.catch_warnings():  # click 9 drops protected_args: its args hold every token
+            warnings.simplefilter("ignore", DeprecationWarning)
+            tokens = [*getattr(ctx, "protected_args", []), *ctx.args]
+        name, command, rest = cli.resolve_command(ctx, tokens)
+        flags = Flags(command.make_context(name, rest, parent=ctx))
+        if str(flags.WHICH) in NO_CONNECTION:
+            return None
+        set_flags(flags)
+        set_invocation_context(dict(os.environ))
+        get_invocation_context()._env = dict(os.environ)
+        profile = load_profile(str(flags.PROJECT_DIR), flags.VARS, flags.PROFILE, flags.TARGET, None)
+        credentials = profile.credentials
+        if str(getattr(credentials, "method", "")).split(".")[-1].lower() != "session":
+            return None
+        database = session_metastore(getattr(credentials, "server_side_parameters", None) or {})
+        holder = derby_holder(database)
+    except Exception:  # noqa: BLE001 -- a check that cannot tell leaves dbt to run and report
+        return None
+    if holder is None or holder == os.getpid():
+        return None
+    return session_blocked_message(database, holder)
+
+
 def run_dbt(args: list[str]) -> int:
-    """dbt with the session submission method installed; returns dbt's exit code (0, 1 or 2)."""
+    """dbt with the session submission method installed; returns dbt's exit code (0, 1 or 2), or 2 without
+    running it when a session target's metastore is held by another JVM (session_metastore_blocked)."""
     from dbt.cli.main import dbtRunner
 
+    blocked = session_metastore_blocked(args)
+    if blocked is not None:
+        print(blocked, file=sys.stderr)
+        return 2
     install()
     result = dbtRunner().invoke(list(args))
     if result.exception is not None:

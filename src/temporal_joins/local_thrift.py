@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import time
 from pathlib import Path
 
@@ -88,9 +89,15 @@ def metastore_conf(state: Path) -> dict[str, str]:
 
 def metastore_holder(state: Path) -> int | None:
     """The PID of the process whose embedded Derby has `state`/metastore_db open; None when none has
-    it open, -1 when one has but its PID cannot be told. Derby takes an exclusive lock on dbex.lck for
-    as long as it has the database booted (a stale dbex.lck from a crashed JVM holds no lock)."""
-    lock = Path(state) / "metastore_db" / "dbex.lck"
+    it open, -1 when one has but its PID cannot be told."""
+    return derby_holder(Path(state) / "metastore_db")
+
+
+def derby_holder(database: Path) -> int | None:
+    """The PID of the process whose embedded Derby has the database folder `database` open (None, -1:
+    as metastore_holder). Derby takes an exclusive lock on dbex.lck for as long as it has the database
+    booted (a stale dbex.lck from a crashed JVM holds no lock)."""
+    lock = Path(database) / "dbex.lck"
     try:
         info = lock.stat()
     except OSError:
@@ -131,6 +138,39 @@ def metastore_in_use_message(state: Path, holder: int | None) -> str:
         "JVM at a time: a dbt command on a `method: session` target, a notebook's SparkSession or another "
         "Thrift server over the same folder holds it until that JVM ends. Let it finish (or stop it), then "
         "start the server again; while the server runs, run dbt through its `method: thrift` target."
+    )
+
+
+def session_metastore(server_side_parameters: dict, cwd: Path | None = None) -> Path:
+    """The Derby database folder a `method: session` target opens: the databaseName of its
+    javax.jdo.option.ConnectionURL (Spark's default: metastore_db), a relative one under its
+    -Dderby.system.home (else the working directory), as Derby resolves it."""
+    params = {str(k): str(v) for k, v in (server_side_parameters or {}).items()}
+    url = params.get("spark.hadoop.javax.jdo.option.ConnectionURL", "")
+    name = re.search(r"databaseName=([^;]+)", url) if url.startswith("jdbc:derby:") else None
+    database = Path(name.group(1) if name else "metastore_db")
+    if database.is_absolute():
+        return database
+    home = re.search(r"-Dderby\.system\.home=(\S+)", params.get("spark.driver.extraJavaOptions", ""))
+    return Path(home.group(1) if home else (cwd or Path.cwd())) / database
+
+
+def session_blocked_message(database: Path, holder: int) -> str:
+    """One line: which process holds a session target's Derby metastore, and what to do instead."""
+    state = Path(database).parent
+    line = cmdline(holder) if holder > 0 else ""
+    if THRIFT_SERVER_CLASS in line:
+        who = f"the local Thrift server (pid {holder}, `python -m temporal_joins thrift start --state {state}`)"
+        way = (
+            f"run dbt on the server's `method: thrift` target, or stop it first: "
+            f"python -m temporal_joins thrift stop --state {state}"
+        )
+    else:
+        who = f"process {holder} ({line[:120]}{'...' if len(line) > 120 else ''})" if line else "another process"
+        way = "let it finish (or stop it) first"
+    return (
+        f"temporal_joins dbt: not started: this `method: session` target's Derby metastore {database} is held "
+        f"by {who}, and embedded Derby allows one JVM at a time; {way}"
     )
 
 

@@ -199,6 +199,25 @@ def server(tmp_path_factory):
         cli.stop(state)
 
 
+def test_a_session_target_command_while_the_server_runs_says_so_in_one_line(server):
+    """`python -m temporal_joins dbt` on the session target of the server's folder: one line naming the server
+    and how to stop it, before dbt starts Spark (which would print thousands of lines of Derby stack traces)."""
+    state, _, _ = server
+    pid = json.loads((state / local_thrift.PID_FILE).read_text())["pid"]
+    env = {**os.environ, "TEMPORAL_JOINS_TARGET": "session", "TEMPORAL_JOINS_STATE": str(state)}
+    argv = [
+        sys.executable, "-m", "temporal_joins", "dbt", "run", "-s", MODEL, "--project-dir", str(INTEGRATION),
+        "--profiles-dir", str(REPO / "profiles"), "--target-path", str(state / "dbt-target"),
+    ]  # fmt: skip
+    proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc
+    assert proc.stdout == "" and proc.stderr.count("\n") == 1, proc.stderr[-3000:]
+    line = proc.stderr
+    assert f"Derby metastore {state / 'metastore_db'} is held by the local Thrift server (pid {pid}," in line, line
+    assert f"python -m temporal_joins thrift stop --state {state}" in line and "`method: thrift` target" in line
+    assert local_thrift.metastore_holder(state) == pid  # the server went on, untouched
+
+
 def test_the_loop_start_run_warm_run_status_stop(server):
     state, port, start_output = server
     record = json.loads((state / local_thrift.PID_FILE).read_text())
