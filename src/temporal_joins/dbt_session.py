@@ -91,12 +91,14 @@ def session_metastore_blocked(args: list[str]) -> str | None:
     open it, in thousands of lines of stack traces. None to run dbt: another target, a command that opens
     no connection, nobody holding it, or anything unexpected (dbt then reports it as usual). The target
     is dbt's own reading of the arguments, environment and profile."""
+    if not args or {"--help", "-h", "--version"} & set(args):  # click would print them here, and dbt again
+        return None
     try:
         from dbt.cli.flags import Flags
         from dbt.cli.main import cli
         from dbt.config.runtime import load_profile
         from dbt.flags import set_flags
-        from dbt_common.context import get_invocation_context, set_invocation_context
+        from dbt_common.context import set_invocation_context
 
         from temporal_joins.local_thrift import derby_holder, session_blocked_message, session_metastore
 
@@ -113,8 +115,7 @@ def session_metastore_blocked(args: list[str]) -> str | None:
         if str(flags.WHICH) in NO_CONNECTION:
             return None
         set_flags(flags)
-        set_invocation_context(dict(os.environ))
-        get_invocation_context()._env = dict(os.environ)
+        set_invocation_context(dict(os.environ))  # what env_var() in the profile reads
         profile = load_profile(str(flags.PROJECT_DIR), flags.VARS, flags.PROFILE, flags.TARGET, None)
         credentials = profile.credentials
         if str(getattr(credentials, "method", "")).split(".")[-1].lower() != "session":
