@@ -39,7 +39,7 @@
       {%- do n_values.append(1) -%}
       {%- do names.append(rc.output) -%}
       {#- skip_nulls: the time is never null on a candidate, so it comes from the best one -#}
-      {%- if entry.skip_nulls and rc.source | lower != entry.right_time | lower -%}
+      {%- if rc.source | lower in entry.skip_columns -%}
         {%- do skip.append(loop.index0) -%}
       {%- endif -%}
     {%- endfor -%}

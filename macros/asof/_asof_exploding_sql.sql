@@ -41,7 +41,7 @@
     {%- set fields = [] -%}
     {%- for rc in plan.right_columns -%}
       {%- set value = 'tj__right.tj__m.' ~ temporal_joins._tj_q(rc.output) -%}
-      {%- if rc.source | lower != plan.right_time | lower -%}
+      {%- if rc.source | lower in plan.skip_columns -%}
         {%- set value = plan.dialect.last_ignore_nulls(value) ~ ' over (partition by tj__left.tj__id order by '
               ~ reversed | join(', ') ~ ' rows between unbounded preceding and unbounded following)' -%}
       {%- endif -%}

@@ -45,7 +45,8 @@
   checked against the left side: scope is the macro name, or a scope naming the entry (_tj_fail).
   Returns the entry: right (sql), right_info, by (pairs), right_time, kind, direction,
   allow_exact_matches, tolerance, right_columns ([{source, output}]), time_output, order_by,
-  left_columns (the left's names, or none for a CTE).
+  left_columns (the left's names, or none for a CTE), skip_nulls (whether any column skips nulls) and
+  skip_columns (_asof_skip_nulls).
 -#}
 {% macro _asof_entry(scope, left_info, left_time, right_info, pairs, prefix, right_time, direction,
                      allow_exact_matches, tolerance, columns, order_by, skip_nulls) %}
@@ -54,7 +55,6 @@
   {%- set direction = temporal_joins._tj_choice(macro_name=scope, argument='direction', value=direction,
                                                 allowed=['backward', 'forward', 'nearest']) -%}
   {%- set allow_exact_matches = temporal_joins._tj_bool(scope, 'allow_exact_matches', allow_exact_matches) -%}
-  {%- set skip_nulls = temporal_joins._tj_bool(scope, 'skip_nulls', skip_nulls) -%}
 
   {%- set kind = temporal_joins._tj_common_time_kind(macro_name=scope, left_info=left_info, left_time=left_time,
                                                      right_info=right_info, right_time=right_time,
@@ -69,6 +69,8 @@
   {#- Right columns to bring: default all but the keys; the matched right_time always comes along. -#}
   {%- set outputs = temporal_joins._tj_right_output_columns(macro_name=scope, left_info=left_info,
         right_info=right_info, pairs=pairs, prefix=prefix, columns=columns, always=[right_time]) -%}
+  {%- set skips = temporal_joins._asof_skip_nulls(scope=scope, value=skip_nulls, right_columns=outputs.right_columns,
+                                                  right_time=right_time, pairs=pairs) -%}
   {%- set time_output = [] -%}
   {%- for rc in outputs.right_columns if rc.source | lower == right_time | lower -%}
     {%- do time_output.append(rc.output) -%}
@@ -84,10 +86,49 @@
       'right': right_info.sql, 'right_info': right_info, 'by': pairs, 'right_time': right_time, 'kind': kind,
       'direction': direction, 'allow_exact_matches': allow_exact_matches, 'tolerance': tolerance,
       'right_columns': outputs.right_columns, 'time_output': time_output[0], 'order_by': order_by,
-      'left_columns': outputs.left_columns, 'float_keys': float_keys, 'skip_nulls': skip_nulls,
+      'left_columns': outputs.left_columns, 'float_keys': float_keys, 'skip_nulls': skips.skip_nulls,
+      'skip_columns': skips.columns,
       'left_nan': temporal_joins._tj_nan_state(left_info, left_time, kind),
       'right_nan': temporal_joins._tj_nan_state(right_info, right_time, kind),
   }) }}
+{% endmacro %}
+
+{#- skip_nulls: true, false, or a list of the right columns the entry brings (not right_time or a key), each taken
+    from the best candidate where it is not null. Returns {'skip_nulls': whether any column skips nulls, 'columns':
+    the lower-cased sources that do, every column but the time when true (the strategies keep right_time, and
+    the union also the keys, which are never null on a candidate)}. An empty list is false. -#}
+{% macro _asof_skip_nulls(scope, value, right_columns, right_time, pairs) %}
+  {%- if value is sameas true or value is sameas false -%}
+    {%- set skipped = [] -%}
+    {%- for rc in right_columns if value and rc.source | lower != right_time | lower -%}
+      {%- do skipped.append(rc.source | lower) -%}
+    {%- endfor -%}
+    {{ return({'skip_nulls': value, 'columns': skipped}) }}
+  {%- endif -%}
+  {%- set never = [right_time | lower] + pairs | map(attribute=1) | map('lower') | list -%}
+  {%- set allowed = [] -%}
+  {%- for rc in right_columns if rc.source | lower not in never -%}
+    {%- do allowed.append(rc.source) -%}
+  {%- endfor -%}
+  {%- set said = 'true, false or a list of the right columns it brings but right_time and the keys'
+        ~ (': `' ~ allowed | join('`, `') ~ '`' if allowed else ' (none here)') -%}
+  {%- if value is string or value is mapping or value is not iterable -%}
+    {{ temporal_joins._tj_fail(macro_name=scope, argument='skip_nulls', allowed=said, received=value) }}
+  {%- endif -%}
+  {%- set lowered = allowed | map('lower') | list -%}
+  {%- set skipped = [] -%}
+  {%- for name in value -%}
+    {#- while dbt parses, the right columns may be unknown: checked when the model compiles -#}
+    {%- if execute and (name is not string or name | lower not in lowered) -%}
+      {%- set why = 'right_time' if name is string and name | lower == right_time | lower
+            else 'a key' if name is string and name | lower in never
+            else 'not a right column it brings (see `columns`)' -%}
+      {{ temporal_joins._tj_fail(macro_name=scope, argument='skip_nulls', allowed=said, received=value,
+                                 detail=temporal_joins._tj_repr(name) ~ ' is ' ~ why) }}
+    {%- endif -%}
+    {%- if name | lower not in skipped -%}{%- do skipped.append(name | lower) -%}{%- endif -%}
+  {%- endfor -%}
+  {{ return({'skip_nulls': skipped | length > 0, 'columns': skipped}) }}
 {% endmacro %}
 
 {#- strategy='broadcast' needs keys and a groupable left side. scope names the entry for `by`; macro_name

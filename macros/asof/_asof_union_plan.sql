@@ -133,8 +133,9 @@
 {% macro _asof_union_columns(plan, entry, i) %}
   {%- set never_null = [entry.right_time | lower] -%}
   {%- for pair in entry.by -%}{%- do never_null.append(pair[1] | lower) -%}{%- endfor -%}
-  {#- skip_nulls: no mask (a column's running last is its latest non-null value, what skip_nulls asks for); a column
-      that may be null needs the time of its own latest non-null value for a tolerance or nearest's two sides -#}
+  {#- skip_nulls: no bit for a column that skips nulls (its running last is its latest non-null value, what
+      skip_nulls asks for), which needs the time of its own latest non-null value for a tolerance or nearest's two
+      sides; the others (skip_nulls a list) keep their bits -#}
   {%- set need_times = entry.skip_nulls and (entry.tolerance is not none or entry.direction == 'nearest') -%}
   {%- set values = [] -%}
   {%- set bits = [] -%}
@@ -144,7 +145,7 @@
   {%- for rc in entry.right_columns -%}
     {%- do values.append('tj__r' ~ i ~ '__' ~ loop.index0) -%}
     {%- if rc.output == entry.time_output -%}{%- do time.append(values[-1]) -%}{%- endif -%}
-    {%- if rc.source | lower in never_null or entry.skip_nulls -%}
+    {%- if rc.source | lower in never_null or rc.source | lower in entry.skip_columns -%}
       {%- do bits.append(none) -%}
       {%- if need_times and rc.source | lower not in never_null -%}{%- do own_times.append(loop.index0) -%}{%- endif -%}
     {%- else -%}
@@ -154,7 +155,15 @@
                           ~ ' else 0 end') -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- set fold = temporal_joins._asof_union_fold(plan, entry, terms | length) if terms else none -%}
+  {%- if terms | length > 30 -%}
+    {{ temporal_joins._tj_fail(macro_name=plan.macro, argument='skip_nulls',
+         allowed='at most 30 right columns that may be null outside the list when the strategy is union'
+                 ~ ' (their null flags fit one int); strategy exploding or broadcast, or more columns in the list',
+         received=entry.skip_columns, detail=(terms | length) ~ ' such columns') }}
+  {%- endif -%}
+  {#- flat rows (Hive) keep the mask in a column of its own: rebuilding a time from its folded units takes
+      functions Hive lacks (date_from_unix_date, timestamp_micros) -#}
+  {%- set fold = temporal_joins._asof_union_fold(plan, entry, terms | length) if terms and not plan.flat else none -%}
   {{ return({'values': values, 'time': time[0], 'bits': bits, 'mask': ('tj__rn' ~ i) if terms and not fold else none,
              'mask_sql': terms | join(' + ') if terms else none, 'fold': fold, 'own_times': own_times}) }}
 {% endmacro %}

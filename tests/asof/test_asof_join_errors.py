@@ -24,6 +24,10 @@ COLUMNS = {
         ("version", "int"),
     ],
 }
+# a right side with 32 columns that may be null (no seed: the union's limit on a skip_nulls list)
+COLUMNS["temporal_joins.wide_features"] = [("id", "int"), ("feature_time", "timestamp")] + [
+    (f"c{j}", "double") for j in range(32)
+]
 LABELS = {"relation": "temporal_joins.asof_labels"}  # ref('asof_labels')
 FEATURES = {"relation": "temporal_joins.asof_features"}  # ref('asof_features')
 REFS = dict(left=LABELS, right=FEATURES)
@@ -73,6 +77,45 @@ CASES = [
         "skip_nulls",
         dict(BASE, skip_nulls="yes"),
         ["asof_join", "`skip_nulls`", "true, false", "'yes'"],
+    ),
+    # skip_nulls as a list: only right columns it brings, not right_time or a key (those never skip)
+    (
+        "skip_nulls_list_right_time",
+        dict(BASE, skip_nulls=["value", "feature_time"]),
+        [
+            "asof_join: invalid argument `skip_nulls`: 'feature_time' is right_time",
+            "true, false or a list of the right columns it brings but right_time and the keys: `value`, `version`",
+            "Received: ['value', 'feature_time'].",
+        ],
+    ),
+    (
+        "skip_nulls_list_key",
+        dict(BASE, columns=["id", "value"], prefix="f_", skip_nulls=["ID"]),
+        ["`skip_nulls`: 'ID' is a key", "the keys: `value`.", "Received: ['ID']."],
+    ),
+    (
+        "skip_nulls_list_not_brought",
+        dict(BASE, columns=["value"], skip_nulls=["version"]),
+        ["`skip_nulls`: 'version' is not a right column it brings (see `columns`)", "and the keys: `value`."],
+    ),
+    (
+        "skip_nulls_list_not_a_name",
+        dict(BASE, skip_nulls=["value", 3]),
+        ["`skip_nulls`: 3 is not a right column it brings", "Received: ['value', 3]."],
+    ),
+    (
+        "skip_nulls_list_union_too_wide",
+        dict(BASE, right={"relation": "temporal_joins.wide_features"}, skip_nulls=["c0"], strategy="union"),
+        [
+            "asof_join: invalid argument `skip_nulls`: 31 such columns. Allowed: at most 30 right columns that may be"
+            " null outside the list when the strategy is union (their null flags fit one int); strategy exploding or"
+            " broadcast, or more columns in the list. Received: ['c0'].",
+        ],
+    ),
+    (
+        "skip_nulls_a_mapping",
+        dict(BASE, skip_nulls={"value": True}),
+        ["`skip_nulls`. Allowed: true, false or a list of the right columns", "Received: {'value': True}."],
     ),
     (
         "tolerance_negative",

@@ -244,6 +244,7 @@ def test_cases_cover_what_the_issue_lists(frames):
         "key mapping",
         "keyless",
         "skip_nulls",
+        "skip_nulls list",
     } <= tags, tags
     assert any(c.join_type == "inner" for kind_cases in CASES.values() for c in kind_cases)
     assert all(2 <= len(c.entries) <= 5 for kind_cases in CASES.values() for c in kind_cases)

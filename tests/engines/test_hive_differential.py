@@ -39,6 +39,7 @@ from helpers.asof_cases import (
     KINDS,
     LEFT_COLS,
     RIGHT_OUT,
+    SKIP_LIST_CASES,
     Case,
     compare,
     generate,
@@ -89,6 +90,7 @@ CASES = (
         for k, kind in enumerate(KINDS)
         for d, direction in enumerate(("backward", "forward", "nearest"))
     ]
+    + SKIP_LIST_CASES  # skip_nulls as a list: the other columns' null flags in a mask of their own
 )
 # one kind per (strategy, configuration), turning through the kinds
 ON_HIVE = {

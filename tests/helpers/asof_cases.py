@@ -46,15 +46,21 @@ class Case:
     tolerance: bool
     join_type: str
     order_by: bool = True
-    skip_nulls: bool = False
+    skip_nulls: bool | tuple[str, ...] = False  # a tuple: the right columns (sources) listed
 
     @property
     def name(self) -> str:
+        listed = "_" + "_".join(self.skip_nulls) if isinstance(self.skip_nulls, tuple) else ""
         return (
             f"{self.kind}_{self.direction}_{'incl' if self.allow_exact_matches else 'strict'}"
             f"_{'tol' if self.tolerance else 'notol'}_{self.join_type}{'' if self.order_by else '_noorder'}"
-            f"{'_skipnulls' if self.skip_nulls else ''}"
+            f"{'_skipnulls' + listed if self.skip_nulls else ''}"
         )
+
+    @property
+    def skipped(self) -> tuple[str, ...]:
+        """The right columns (sources) that skip nulls: skip_nulls=True skips the nullable ones, v and ob."""
+        return ("v", "ob") if self.skip_nulls is True else self.skip_nulls or ()
 
     def kwargs(self, schema: str) -> dict:
         return dict(
@@ -70,8 +76,23 @@ class Case:
             prefix="r_",
             columns=["v", "s", "ob", "rid"],
             order_by=["ob", "rid"] if self.order_by else None,
-            **({"skip_nulls": True} if self.skip_nulls else {}),
+            **(
+                {"skip_nulls": list(self.skip_nulls) if isinstance(self.skip_nulls, tuple) else True}
+                if self.skip_nulls
+                else {}
+            ),
         )
+
+
+# skip_nulls as a list: the listed columns from the best candidate where they are not null, the others (ob or v,
+# nullable too) from the matched row. One with a tolerance and nearest (each listed column picks its own side by the
+# time of its own latest value; the null flag of ob folded into the timestamp's), one strict and inner (the flags of
+# a bigint time in a mask of their own), one on dates forward.
+SKIP_LIST_CASES = [
+    Case("timestamp", "nearest", True, True, "left", skip_nulls=("v",)),
+    Case("bigint", "backward", False, False, "inner", skip_nulls=("ob", "s")),
+    Case("date", "forward", True, True, "left", skip_nulls=("V",)),
+]
 
 
 # Per direction, two complementary halves of allow_exact_matches x tolerance x join_type (each half
@@ -86,7 +107,8 @@ HALVES = (
 def covering_cases(half_of=lambda kind_index: kind_index % 2) -> list[Case]:
     """Each kind with every direction and one half (`half_of` its index in KINDS), plus per kind and
     direction a case without order_by (ties may then go to any one tied row) and one with skip_nulls (the
-    kind's half picks its exactness, tolerance and join type by direction: all four pairs across the kinds)."""
+    kind's half picks its exactness, tolerance and join type by direction: all four pairs across the kinds), and
+    SKIP_LIST_CASES."""
     return (
         [
             Case(kind, direction, exact, tol, join_type)
@@ -103,14 +125,15 @@ def covering_cases(half_of=lambda kind_index: kind_index % 2) -> list[Case]:
             for i, kind in enumerate(KINDS)
             for d, direction in enumerate(("backward", "forward", "nearest"))
         ]
+        + SKIP_LIST_CASES
     )
 
 
 def oracle_skip_nulls(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
     """skip_nulls, by brute force: per left row its candidates (same join key, a matchable time on the allowed
     side, within the tolerance), ranked as every strategy ranks them (backward: latest time; forward: earliest;
-    nearest: closest, then the backward one; then (ob, rid) largest, a null ob lowest); the time and the never-null
-    columns from the best candidate, each other column from the best candidate where it is not null."""
+    nearest: closest, then the backward one; then (ob, rid) largest, a null ob lowest); each column that skips
+    nulls (case.skipped) from the best candidate where it is not null, the others from the best candidate."""
     assert case.order_by, "skip_nulls is compared with order_by: without it tied rows may give any value"
     r = right.assign(_k=join_key(right["k"]), _t=matchable_time(right["t"])).dropna(subset=["_k", "_t"])
     by_key: dict = {}
@@ -154,8 +177,8 @@ def oracle_skip_nulls(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd
         if cands:
             ranked = sorted(cands, key=lambda c: rank(lt, c), reverse=True)
             best = ranked[0]
-            row.update({"r_t": best["t"], "r_s": best["s"], "r_rid": best["rid"]})
-            for col in ("v", "ob"):
+            row.update({f"r_{col}": best[col] for col in ("t", "v", "s", "ob", "rid")})
+            for col in (c.lower() for c in case.skipped):
                 found = [c[col] for c in ranked if c[col] is not None and c[col] is not pd.NA]
                 row[f"r_{col}"] = found[0] if found else None
         elif case.join_type == "inner":

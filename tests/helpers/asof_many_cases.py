@@ -74,7 +74,8 @@ class Entry:
     tolerance: bool
     keyed: bool = True
     order_by: tuple = ("ob", "rid")
-    skip_nulls: bool = False  # the DuckDB chain cannot say: such a case is held to the chain of our asof_join
+    # the DuckDB chain cannot say: such a case is held to the chain of our asof_join; a tuple lists the columns
+    skip_nulls: bool | tuple[str, ...] = False
 
     def kwargs(self, schema: str, kind: str, index: int) -> dict:
         key = TABLES[self.table]
@@ -89,7 +90,11 @@ class Entry:
             "columns": list(RIGHT_COLUMNS),
             "prefix": f"e{index}_",
             "order_by": list(self.order_by),
-            **({"skip_nulls": True} if self.skip_nulls else {}),
+            **(
+                {"skip_nulls": list(self.skip_nulls) if isinstance(self.skip_nulls, tuple) else True}
+                if self.skip_nulls
+                else {}
+            ),
         }
 
 
@@ -140,7 +145,8 @@ def cases(kind: str, n: int, seed: int) -> list[ManyCase]:
                     tolerance=all_tolerances or bool(rng.random() < 0.4),
                     keyed=not (number % 4 == 1 and i == k - 1),
                     order_by=("ob", "rid") if rng.random() < 0.7 else ("rid",),
-                    skip_nulls=number % 3 == 1 and i == 0,
+                    # and a list on their second entry: `v` skips nulls, `ob` keeps the matched row's
+                    skip_nulls=(number % 3 == 1 and i == 0) or (("v",) if number % 3 == 1 and i == 1 else False),
                 )
             )
         case = ManyCase(kind, entries, "inner" if number % 5 == 2 else "left", number)
@@ -155,6 +161,8 @@ def cases(kind: str, n: int, seed: int) -> list[ManyCase]:
             case.tags.add("key mapping")
         if any(e.skip_nulls for e in entries):
             case.tags.add("skip_nulls")
+        if any(isinstance(e.skip_nulls, tuple) for e in entries):
+            case.tags.add("skip_nulls list")
         out.append(case)
     return out
 

@@ -567,6 +567,7 @@ def test_errors_mirror_the_macro(seeded, spark):
         dict(columns=["id", "value"]),
         dict(right_time="version"),
         dict(by="id) or (1=1"),
+        dict(skip_nulls=["value", "feature_time"]),
     ]
     for overrides in calls:
         kwargs = {"left_time": "label_time", "right_time": "feature_time", "by": "id", **overrides}

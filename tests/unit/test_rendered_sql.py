@@ -82,6 +82,11 @@ def _variants() -> dict[str, tuple[str, dict]]:
             "asof_join",
             dict(ASOF, strategy=strategy, skip_nulls=True, order_by="note", columns=["value"], prefix="f_"),
         )
+        # skip_nulls a list: `note` from the best candidate where it is not null, `value` from the matched row
+        out[f"asof_join-{strategy}-skip_nulls-list-tolerance"] = (
+            "asof_join",
+            dict(ASOF, strategy=strategy, skip_nulls=["note"], tolerance="90 minutes", prefix="f_"),
+        )
         if strategy != "broadcast":
             out[f"asof_join-{strategy}-bigint-tolerance"] = (
                 "asof_join",
@@ -97,6 +102,10 @@ def _variants() -> dict[str, tuple[str, dict]]:
             "asof_join_many",
             dict(left=rel("labels"), left_time="label_time", rights=rights, strategy=strategy),
         )
+    out["asof_join_many-union-skip_nulls-list"] = (
+        "asof_join_many",
+        dict(left=rel("labels"), left_time="label_time", rights=[PLANS, dict(FEATURES, skip_nulls=["VALUE"])]),
+    )
     # range_join: both strategies, windows before/after, a bigint and an exclusive variant
     for strategy in ("bucketed", "naive"):
         out[f"range_join-{strategy}"] = (

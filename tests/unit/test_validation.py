@@ -105,3 +105,105 @@ def test_right_output_columns_default_order_and_collision():
 def test_a_negative_tolerance_says_direction_picks_the_side(value, kind):
     message = _message(v.distance, "asof_join", "tolerance", value, kind)
     assert "a tolerance is non-negative; `direction` says on which side of left_time to look" in message
+
+
+# skip_nulls (temporal_joins.asof.spec._skip_nulls, the macro's _asof_skip_nulls): true, false or a list of the right
+# columns brought but right_time and the keys; the same messages as tests/asof/test_asof_join_errors.py's
+SKIP_COLUMNS = [("feature_time", "f_feature_time"), ("id", "f_id"), ("value", "f_value"), ("note", "f_note")]
+SKIP_ALLOWED = "true, false or a list of the right columns it brings but right_time and the keys: `value`, `note`"
+
+
+@pytest.mark.parametrize(
+    "value,expected",
+    [(True, (True, None)), (False, (False, None)), ([], (False, ())), (["NOTE", "note"], (True, ("note",)))],
+)
+def test_skip_nulls_forms(value, expected):
+    from temporal_joins.asof.spec import _skip_nulls
+
+    assert _skip_nulls("asof_join", value, SKIP_COLUMNS, "feature_time", [("id", "id")]) == expected
+
+
+@pytest.mark.parametrize(
+    "value,message",
+    [
+        ("yes", f"invalid argument `skip_nulls`. Allowed: {SKIP_ALLOWED}. Received: 'yes'."),
+        (
+            ["value", "feature_time"],
+            f"invalid argument `skip_nulls`: 'feature_time' is right_time. Allowed: {SKIP_ALLOWED}. "
+            "Received: ['value', 'feature_time'].",
+        ),
+        (["ID"], f"invalid argument `skip_nulls`: 'ID' is a key. Allowed: {SKIP_ALLOWED}. Received: ['ID']."),
+        (
+            ["version"],
+            "invalid argument `skip_nulls`: 'version' is not a right column it brings (see `columns`). "
+            f"Allowed: {SKIP_ALLOWED}. Received: ['version'].",
+        ),
+    ],
+)
+def test_skip_nulls_rejects(value, message):
+    from temporal_joins.asof.spec import _skip_nulls
+
+    got = _message(_skip_nulls, "asof_join", value, SKIP_COLUMNS, "feature_time", [("id", "id")])
+    assert got == "temporal_joins.asof_join: " + message
+
+
+def test_skip_nulls_list_skips_only_the_listed_columns():
+    """skipped(): the indexes of the columns that take their own latest non-null value."""
+    from pyspark.sql import types as T
+
+    from temporal_joins.asof.spec import AsofSpec
+
+    spec = AsofSpec(
+        by=(("id", "id"),),
+        left_time="t",
+        right_time="feature_time",
+        left_type=T.TimestampType(),
+        right_type=T.TimestampType(),
+        kind="timestamp",
+        direction="backward",
+        allow_exact_matches=True,
+        tolerance=None,
+        join_type="left",
+        left_columns=("id", "t"),
+        right_columns=tuple(SKIP_COLUMNS),
+        order_by=(),
+        engine="auto",
+    )
+    assert spec.skipped() == []
+    assert AsofSpec(**{**spec.__dict__, "skip_nulls": True}).skipped() == [2, 3]
+    assert AsofSpec(**{**spec.__dict__, "skip_nulls": True, "skip_columns": ("note",)}).skipped() == [3]
+
+
+def test_union_engine_refuses_more_than_30_null_flags_beside_a_skip_nulls_list():
+    """The macro's limit (tests/asof/test_asof_join_errors.py, skip_nulls_list_union_too_wide): the flags of the
+    columns outside the list fit one int. Raised before the engine reads the DataFrame."""
+    from pyspark.sql import types as T
+
+    from temporal_joins.asof.spec import AsofSpec
+    from temporal_joins.asof.union import entry_plans
+
+    spec = AsofSpec(
+        by=(("id", "id"),),
+        left_time="t",
+        right_time="feature_time",
+        left_type=T.TimestampType(),
+        right_type=T.TimestampType(),
+        kind="timestamp",
+        direction="backward",
+        allow_exact_matches=True,
+        tolerance=None,
+        join_type="left",
+        left_columns=("id", "t"),
+        right_columns=(("feature_time", "feature_time"), *((f"c{j}", f"c{j}") for j in range(32))),
+        order_by=(),
+        engine="union",
+        skip_nulls=True,
+        skip_columns=("c0",),
+    )
+    with pytest.raises(ValueError) as info:
+        entry_plans([(None, spec)], [], 0)
+    assert str(info.value) == (
+        "temporal_joins.asof_join: invalid argument `skip_nulls`: 31 such columns. Allowed: at most 30 right columns"
+        " that may be null outside the list when the engine is union (their null flags fit one int); engine arrow or"
+        " broadcast, or more columns in the list. Received: ['c0']."
+    )

@@ -84,7 +84,7 @@ def asof_join(
     prefix: str = D["prefix"],
     order_by=D["order_by"],
     engine: str = D["engine"],
-    skip_nulls: bool = D["skip_nulls"],
+    skip_nulls: bool | list[str] = D["skip_nulls"],
 ) -> DataFrame:
     """Point-in-time (as-of) join of two Spark DataFrames.
 
@@ -138,12 +138,15 @@ def asof_join(
         cogroup().applyInArrow from Spark 4.0, through mapInArrow before);
         ``native`` on an older Spark raises NativeAsOfUnavailable at the call, before any job.
         The Python API needs Spark >= 3.5 (on Spark 3.4 the SQL macro runs).
-    skip_nulls : bool, default False
+    skip_nulls : bool or list of str, default False
         False: the matched row whole (a null inside it stays null). True: each right column
         takes its value from the best candidate where it is not null (tempo's ``skipNulls``,
         for sparse update tables), under the same direction, exactness, tolerance and ties;
-        the time comes from the best candidate. Every engine but ``native`` (Spark's operator
-        keeps whole rows) takes it; ``union`` without keys and the hot-key split do not apply.
+        the time comes from the best candidate. A list of right columns (among those
+        ``columns`` brings, not ``right_time`` or a key): only those, the others from the
+        matched row (``union``: at most 30 that may be null outside the list). Every engine
+        but ``native`` (Spark's operator keeps whole rows) takes it; ``union`` without keys
+        and the hot-key split do not apply.
 
     Returns
     -------

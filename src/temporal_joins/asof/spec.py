@@ -35,17 +35,20 @@ class AsofSpec:
     order_by: tuple[str, ...]
     engine: str
     macro: str = MACRO  # the macro errors name (a v.Scope for an entry of asof_join_many)
-    skip_nulls: bool = False  # each right column from the best candidate where it is not null
+    skip_nulls: bool = False  # right columns from the best candidate where they are not null
+    skip_columns: tuple[str, ...] | None = None  # skip_nulls a list: those columns' lower-cased sources; None: all
 
     def skipped(self) -> list[int]:
-        """With skip_nulls, the indexes of the right columns that take their own latest non-null value (all but
-        the time and the keys, which are never null on a candidate); else none."""
+        """With skip_nulls, the indexes of the right columns that take their own latest non-null value (those
+        listed, or all but the time and the keys, which are never null on a candidate); else none."""
         if not self.skip_nulls:
             return []
         never = {self.right_time.lower(), *(rk.lower() for _, rk in self.by)}
         return [
-            j for j, (src, _) in enumerate(self.right_columns) if src.lower() not in never
-        ]  # the macro errors name (a v.Scope for an entry of asof_join_many)
+            j
+            for j, (src, _) in enumerate(self.right_columns)
+            if src.lower() not in never and (self.skip_columns is None or src.lower() in self.skip_columns)
+        ]
 
     def require_by(self, engine: str, why: str) -> None:
         """Engines that only work per key refuse a join without `by`."""
@@ -82,7 +85,6 @@ def build_spec(
     join_type = v.choice(macro, "join_type", join_type, JOIN_TYPES)
     engine = v.choice(macro, "engine", engine, engines)
     allow_exact_matches = v.boolean(macro, "allow_exact_matches", allow_exact_matches)
-    skip_nulls = v.boolean(macro, "skip_nulls", skip_nulls)
     prefix = v.prefix(macro, prefix)
 
     left_cols, right_cols = list(left_df.columns), list(right_df.columns)
@@ -100,6 +102,7 @@ def build_spec(
         v.find_column(macro, "order_by", right_cols, "right", c) for c in v.identifier_list(macro, "order_by", order_by)
     )
     right_columns = v.right_output_columns(macro, left_cols, right_cols, list(pairs), prefix, columns, [right_time])
+    skip_nulls, skip_columns = _skip_nulls(macro, skip_nulls, right_columns, right_time, pairs)
     return AsofSpec(
         by=pairs,
         left_time=left_time,
@@ -117,4 +120,35 @@ def build_spec(
         engine=engine,
         macro=macro,
         skip_nulls=skip_nulls,
+        skip_columns=skip_columns,
     )
+
+
+def _skip_nulls(macro, value, right_columns, right_time, pairs) -> tuple[bool, tuple[str, ...] | None]:
+    """skip_nulls (the macro's _asof_skip_nulls): true, false, or a list of the right columns brought but
+    right_time and the keys. Returns (whether any column skips nulls, the listed lower-cased sources or None for
+    all); an empty list is false."""
+    if value is True or value is False:
+        return value, None
+    never = [right_time.lower(), *(rk.lower() for _, rk in pairs)]
+    allowed = [src for src, _ in right_columns if src.lower() not in never]
+    said = "true, false or a list of the right columns it brings but right_time and the keys" + (
+        ": `" + "`, `".join(allowed) + "`" if allowed else " (none here)"
+    )
+    if isinstance(value, (str, bytes, dict)) or not isinstance(value, (list, tuple)):
+        v.fail(macro, "skip_nulls", said, value)
+    lowered = [a.lower() for a in allowed]
+    skipped: list[str] = []
+    for name in value:
+        if not isinstance(name, str) or name.lower() not in lowered:
+            why = (
+                "right_time"
+                if isinstance(name, str) and name.lower() == right_time.lower()
+                else "a key"
+                if isinstance(name, str) and name.lower() in never
+                else "not a right column it brings (see `columns`)"
+            )
+            v.fail(macro, "skip_nulls", said, list(value), f"{v.describe(name)} is {why}")
+        if name.lower() not in skipped:
+            skipped.append(name.lower())
+    return bool(skipped), tuple(skipped)

@@ -19,6 +19,7 @@ from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from temporal_joins import _validation
 from temporal_joins.asof._exprs import internal_name, time_units, within_tolerance
 from temporal_joins.asof.hot_keys import carry_across_ranges, hot_split, range_of
 from temporal_joins.asof.spec import AsofSpec
@@ -30,11 +31,13 @@ COLUMN_LIMIT = TUNING["temporal_joins_union_columns_max"]
 
 def _null_bits(right: DataFrame, s: AsofSpec) -> list[int | None]:
     """Per right column, its bit in the entry's null mask, or None: the time and the keys are never null on the
-    union's rows (it keeps only rows with both)."""
+    union's rows (it keeps only rows with both); a column that skips nulls needs none (its running last is its
+    latest non-null value)."""
     never = {s.right_time.lower(), *(rk.lower() for _, rk in s.by)}
+    skipped = set(s.skipped())
     out, n = [], 0
-    for src, _ in s.right_columns:
-        if src.lower() in never:
+    for j, (src, _) in enumerate(s.right_columns):
+        if src.lower() in never or j in skipped:
             out.append(None)
         else:
             out.append(1 << n)
@@ -239,9 +242,18 @@ def entry_plans(entries: list[tuple[DataFrame, AsofSpec]], names: list[str], lef
     plans: list[EntryPlan] = []
     for i, (right, s) in enumerate(entries):
         start = sum(len(p.owned) for p in plans)  # tie-breakers numbered across the entries
-        # skip_nulls: no mask (a column's running last is its latest non-null value), every column its own last
-        bits = [None] * len(s.right_columns) if s.skip_nulls else _null_bits(right, s)
+        # skip_nulls: every column its own last, a bit only for the columns that keep the matched row's value
+        bits = _null_bits(right, s)
         flat = s.skip_nulls or len(s.right_columns) <= COLUMN_LIMIT
+        if sum(1 for b in bits if b) > 30:  # only a skip_nulls list gets here: the flags must fit one int
+            _validation.fail(
+                s.macro,
+                "skip_nulls",
+                "at most 30 right columns that may be null outside the list when the engine is union (their null"
+                " flags fit one int); engine arrow or broadcast, or more columns in the list",
+                list(s.skip_columns or ()),
+                f"{sum(1 for b in bits if b)} such columns",
+            )
         fold = _fold(right, s, sum(1 for b in bits if b)) if flat else None
         own_times = s.skipped() if s.tolerance is not None or s.direction == "nearest" else []
         plans.append(
