@@ -1,6 +1,7 @@
 """Every as-of join that is measured, each producing the same columns:
 id, ts, label (the left row) and r_ts, r_value (the matched right row, or nulls); in a scenario with wider
-right rows (left20_wide) also r_<c> for each further payload column c.
+right rows (left20_wide, the mixed scenarios) also r_<c> for each further payload column c. Times are bigint
+seconds or, in the timestamp scenarios, timestamps (benchmarks/scenarios.py).
 
 A backward as-of join with exact matches allowed (right.ts <= left.ts), keyed by id
 (or by nothing in the `nokey` scenario). Spark contenders return a DataFrame over the
@@ -35,6 +36,8 @@ class Scenario:
     left_rows: int = 0  # what auto's compile-time count finds
     auto_picks: str = ""  # the strategy whose SQL auto rendered for these tables (auto_pick)
     payload: tuple[str, ...] = PAYLOAD  # the right side's columns besides id and ts, each output as r_<c>
+    times: str = "bigint"  # the type of ts on both sides: bigint or timestamp
+    strings: tuple[str, ...] = ()  # the payload columns of type string
 
     @property
     def keyed(self) -> bool:
@@ -57,6 +60,7 @@ class Contender:
     only: set[str] | None = field(default=None)  # scenarios it runs in (None: all); no row elsewhere
     keyed_only: bool = False  # needs a key (skipped in the unkeyed scenario)
     one_payload: bool = False  # written for the one payload column `value` (skipped with wider right rows)
+    bigint_times: bool = False  # computes on bigint times (skipped with timestamp times)
 
     def applies(self, scenario: Scenario) -> str | None:
         """None if it runs in the scenario, else why not."""
@@ -66,6 +70,8 @@ class Contender:
             return "needs a key"
         if self.one_payload and scenario.payload != PAYLOAD:
             return "one payload column only"
+        if self.bigint_times and scenario.times != "bigint":
+            return "bigint times only"
         return None
 
 
@@ -544,6 +550,7 @@ def interval_contenders() -> list[Contender]:
             "left",
             interval_bins,
             keyed_only=True,
+            bigint_times=True,
             note="labels as intervals, features hash-joined into per-key bins (issue 41): no sort of the features",
         ),
         Contender(
@@ -553,6 +560,7 @@ def interval_contenders() -> list[Contender]:
             "left",
             functools.partial(interval_bins, broadcast_intervals=True),
             keyed_only=True,
+            bigint_times=True,
             note="the same with the intervals broadcast: the features are neither sorted nor shuffled",
         ),
     ]
@@ -589,6 +597,7 @@ def jvm_merge_contender(spark) -> tuple[list[Contender], str | None]:
             probe_jvm_merge,
             keyed_only=True,
             one_payload=True,
+            bigint_times=True,
             note="Java per-partition sort and merge of hash-partitioned sides (bigint id and ts; a prototype)",
         )
     ], None
@@ -618,16 +627,43 @@ def duckdb_sql(scenario: Scenario, join: str = "left") -> str:
     return f"select l.id, l.ts, l.label, r.ts as r_ts, {values} from {left} {kind} {right} as r on {on}"
 
 
-def checksum_sql(source: str, with_value: bool = True, payload: tuple[str, ...] = PAYLOAD) -> str:
-    """One row that touches every output column; the same text runs on Spark and DuckDB.
-    Values are summed as rounded integers so the sum is exact in any order."""
-    values = "".join(
-        f", {f'sum(cast(round(r_{c} * 1000000) as bigint))' if with_value else 'cast(0 as bigint)'} as s_{c}"
-        for c in payload
-    )
+# a timestamp as its seconds since 1970, in each engine's words (no function spells it in both)
+EPOCH_SECONDS = {"spark": "unix_seconds({})", "duckdb": "cast(epoch({}) as bigint)"}
+
+
+def _string_sum(column: str) -> str:
+    """A string column's sum: the first 7 hex digits of its md5 as a number (md5 and instr mean the same in both
+    engines)."""
+    digits = [f"(instr('0123456789abcdef', substr(md5({column}), {i}, 1)) - 1)" for i in range(1, 8)]
+    number = digits[0]
+    for d in digits[1:]:
+        number = f"({number} * 16 + {d})"
+    return f"sum(cast({number} as bigint))"
+
+
+def checksum_sql(
+    source: str,
+    with_value: bool = True,
+    payload: tuple[str, ...] = PAYLOAD,
+    *,
+    times: str = "bigint",
+    strings: tuple[str, ...] = (),
+    engine: str = "spark",
+) -> str:
+    """One row that touches every output column; with bigint times and no string column the same text runs on
+    Spark and DuckDB (`engine` words a timestamp's seconds). Values are summed as rounded integers so the sum is
+    exact in any order; a string as a number from its md5."""
+
+    def value(c: str) -> str:
+        if not with_value:
+            return "cast(0 as bigint)"
+        return _string_sum(f"r_{c}") if c in strings else f"sum(cast(round(r_{c} * 1000000) as bigint))"
+
+    values = "".join(f", {value(c)} as s_{c}" for c in payload)
+    seconds = "{}" if times == "bigint" else EPOCH_SECONDS[engine]
     return (
-        f"select count(*) as n_rows, count(r_ts) as n_matched, sum(id) as s_id, sum(ts) as s_ts, "
-        f"sum(label) as s_label, sum(r_ts) as s_rts{values} from ({source}) as q"
+        f"select count(*) as n_rows, count(r_ts) as n_matched, sum(id) as s_id, sum({seconds.format('ts')}) as s_ts, "
+        f"sum(label) as s_label, sum({seconds.format('r_ts')}) as s_rts{values} from ({source}) as q"
     )
 
 

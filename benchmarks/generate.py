@@ -26,6 +26,12 @@ Variants (all derived from the ascending base):
           must stay null, where a fill from an older row (tempo's default skipNulls) gives other rows
   left20_wide  left20 whose right rows carry four payload columns (scenarios.WIDE_PAYLOAD): `value`, a bigint
           count, a double score and a double rate of which NULL_SHARE is null (seeded)
+
+Derived from any of those files (a scenario's `columns` and `times`, benchmarks/scenarios.py), each made once
+under <N>/<kind>/ beside the files it copies:
+  mixed      the right rows plus a string `kind` (one of KINDS strings, NULL_SHARE of them null, seeded)
+  timestamp  both sides' `ts` as timestamps (UTC, written as instants: Spark reads them as `timestamp`, DuckDB as
+             `timestamptz`), TS_EPOCH plus the bigint seconds: the same rows as the bigint files
 """
 
 from __future__ import annotations
@@ -52,6 +58,8 @@ HOT_SHARE = 0.10
 NULL_SHARE = 0.10  # left20_nulls: the share of right rows whose value is null
 POWERLAW_CAP = 5_000  # labels of the biggest id: thousands of labels, tens of thousands of features
 FEATURES_PER_LABEL = 8
+TS_EPOCH = 1_704_067_200  # 2024-01-01 00:00:00 UTC: a timestamp time is the bigint seconds after it
+KINDS = 1_000  # mixed: how many distinct strings `kind` takes
 
 DATA_DIR = Path(os.environ.get("TEMPORAL_JOINS_BENCH_DATA", Path(__file__).resolve().parent / "data"))
 
@@ -195,10 +203,72 @@ def _derive_right(asc: Path, d: Path, transform) -> None:
     _finish(d)
 
 
+def _with_kind(t: pa.Table, rng: np.random.Generator) -> pa.Table:
+    kinds = pa.array([f"kind_{k}" for k in range(KINDS)])
+    index = pa.array(rng.integers(0, KINDS, len(t)), mask=rng.random(len(t)) < NULL_SHARE)
+    return t.append_column("kind", kinds.take(index))
+
+
+def _as_timestamps(t: pa.Table, rng: np.random.Generator) -> pa.Table:
+    micros = pc.multiply(pc.add(t["ts"], TS_EPOCH), 1_000_000)
+    return t.set_column(t.schema.get_field_index("ts"), "ts", micros.cast(pa.timestamp("us", tz="UTC")))
+
+
+DERIVED = {"mixed": (_with_kind, 23), "timestamp": (_as_timestamps, 29)}  # kind: (transform, seed salt)
+
+
+def _copy(src: Path, dst: Path, n: int, kind: str, part: int) -> None:
+    """src through kind's transform into dst, a row group at a time (each with its own seeded generator)."""
+    transform, salt = DERIVED[kind]
+    source = pq.ParquetFile(src)
+    with pq.ParquetWriter(dst, transform(source.schema_arrow.empty_table(), np.random.default_rng(0)).schema) as w:
+        for g in range(source.num_row_groups):
+            w.write_table(transform(source.read_row_group(g), np.random.default_rng([SEED, n, salt, part, g])))
+
+
+def _derived(n: int, src: Path, kind: str, make: bool, log=print) -> Path:
+    """src's copy under <N>/<kind>/ (a parquet file, or a directory of parquet parts), made once if `make`."""
+    base = DATA_DIR / f"n{n}"
+    dst = base / kind / src.relative_to(base)
+    if not make:
+        return dst
+    if src.is_dir() and not _done(dst):
+        log(f"writing n={n} {kind} {src.relative_to(base)} ...")
+        if dst.exists():
+            shutil.rmtree(dst)
+        dst.mkdir(parents=True)
+        for i, p in enumerate(sorted(src.glob("*.parquet"))):
+            _copy(p, dst / p.name, n, kind, i)
+        _finish(dst)  # its _SUCCESS is skipped by Spark (a leading `_`) and by the right side's glob
+    elif src.is_file() and not dst.exists():
+        log(f"writing n={n} {kind} {src.relative_to(base)} ...")
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        partial = dst.with_name(dst.name + ".partial")
+        _copy(src, partial, n, kind, 0)
+        partial.replace(dst)  # complete once it has its name
+    return dst
+
+
+def _scenario_files(n: int, defined: scenarios.Scenario, make: bool, log=print) -> Files:
+    """The scenario's files: its data set's, then with a string column, then with timestamp times."""
+    made = _data_files(n, defined)
+    left, right = made.left, made.right
+    if defined.columns == "mixed":
+        right = _derived(n, right, "mixed", make, log)
+    if defined.times == "timestamp":
+        left, right = _derived(n, left, "timestamp", make, log), _derived(n, right, "timestamp", make, log)
+    return Files(left, right)
+
+
 def files(n: int, scenario: str) -> Files:
     """The parquet locations of a scenario (a row of benchmarks/scenarios.py) at N."""
+    return _scenario_files(n, scenarios.get(scenario), make=False)
+
+
+def _data_files(n: int, defined: scenarios.Scenario) -> Files:
+    """The parquet locations of a scenario's data set (bigint times, its own payload) at N."""
     base = DATA_DIR / f"n{n}"
-    data = scenarios.get(scenario).data
+    data = defined.data
     if data == "asc":
         d = base / "asc"
         return Files(d / "left.parquet", d / "right")
@@ -210,19 +280,34 @@ def files(n: int, scenario: str) -> Files:
         return Files(base / "left20" / "left.parquet", base / "wide" / "right")
     if data == "hotkey":
         return Files(base / "asc" / "left.parquet", base / "hotkey" / "right")
-    return Files(base / scenario / "left.parquet", base / scenario / "right")
+    d = base / _generated_name(defined)
+    return Files(d / "left.parquet", d / "right")
+
+
+def _generated_name(defined: scenarios.Scenario) -> str:
+    """The directory of a generated data set (powerlaw, hot), named by its parameters: the scenarios on the
+    same rows share it."""
+    if defined.data == "powerlaw":
+        return f"powerlaw{defined.exponent}"
+    return f"hot{round(defined.hot_share * 100)}"
 
 
 def ensure(n: int, scenario: str, log=print) -> Files:
     """Generate (once) the parquet files a scenario (a row of benchmarks/scenarios.py) needs; returns their
     locations."""
-    base = DATA_DIR / f"n{n}"
     defined = scenarios.get(scenario)
+    _ensure_data(n, defined, log)
+    return _scenario_files(n, defined, make=True, log=log)
+
+
+def _ensure_data(n: int, defined: scenarios.Scenario, log=print) -> None:
+    """Generate (once) the files of a scenario's data set (bigint times, its own payload)."""
+    base = DATA_DIR / f"n{n}"
     variant = defined.data
     if variant in ("powerlaw", "hot"):
-        d = base / scenario
+        d = base / _generated_name(defined)
         if not _done(d):
-            log(f"generating n={n} {scenario} ...")
+            log(f"generating n={n} {d.name} ...")
             _fresh(d)
             if variant == "powerlaw":
                 left, right = generate_powerlaw(n, defined.exponent)
@@ -232,7 +317,7 @@ def ensure(n: int, scenario: str, log=print) -> Files:
             for i, part in enumerate(np.array_split(np.arange(len(right)), max(1, _chunks(n)))):
                 pq.write_table(right.take(part), d / "right" / f"part-{i:05d}.parquet")
             _finish(d)
-        return files(n, scenario)
+        return
     asc = base / "asc"
     if not _done(asc):
         log(f"generating n={n} asc ...")
@@ -315,7 +400,6 @@ def ensure(n: int, scenario: str, log=print) -> Files:
         )
         pq.write_table(hot_table, d / "right" / "part-00000.parquet")
         _finish(d)
-    return files(n, scenario)
 
 
 def ensure_bucketed(spark, n: int, buckets: int, database: str, log=print, variant: str = "asc") -> tuple[str, str]:

@@ -243,6 +243,65 @@ def table(records, scenario, n, run) -> list[str]:
     )
 
 
+def _twin_of(scenario: str) -> str | None:
+    try:
+        return scenarios.bigint_twin(scenario)
+    except ValueError:  # a record of a scenario no longer defined
+        return None
+
+
+def _cell(r, ours) -> tuple[str, str]:
+    """(seconds, x ours default) of a record in a side-by-side table."""
+    if r is None:
+        return "–", "–"
+    if r.get("status") == "skipped":
+        return f"skipped: {r['why']}", "–"
+    if r.get("status") != "ok":
+        return f"{r.get('status')}: {r.get('error', '')[:60].replace('|', '/')}", "–"
+    secs = _secs(r["elapsed_s"]) + ("" if r["correct"] else " (**rows not DuckDB's**)")
+    return secs, (f"{r['elapsed_s'] / ours['elapsed_s']:.2f}" if ours else "–")
+
+
+def side_by_side(records) -> list[str]:
+    """Each timestamp scenario beside its bigint twin (the same rows, benchmarks/scenarios.py): a table per N and
+    run that measured both, a row per contender with both times, so the time type's cost is read inside one run."""
+    out = []
+    pairs = sorted({(twin, r["scenario"], r["n"]) for r in records if (twin := _twin_of(r["scenario"]))})
+    default = default_name(records) or ""
+    for bigint, timestamp, n in pairs:
+        runs = [
+            run
+            for run in dict.fromkeys(run_of(r) for r in records if (r["scenario"], r["n"]) == (timestamp, n))
+            if any(run_of(r) == run and (r["scenario"], r["n"]) == (bigint, n) for r in records)
+        ]
+        for run in runs:
+            rows = {
+                side: {r["contender"]: r for r in records if (r["scenario"], r["n"]) == (name, n) and run_of(r) == run}
+                for side, name in (("bigint", bigint), ("timestamp", timestamp))
+            }
+            ours = {
+                side: _ok(list(rows[side].values()), name, n, default)
+                for side, name in (("bigint", bigint), ("timestamp", timestamp))
+            }
+            out += [
+                f"### {bigint} and {timestamp}, N = {n:,}",
+                "",
+                f"Run {run}.",
+                "",
+                "| contender | bigint times: s | x ours default | timestamp times: s | x ours default "
+                "| timestamp / bigint |",
+                "|" + "---|" * 6,
+            ]
+            for name in dict.fromkeys([*rows["bigint"], *rows["timestamp"]]):
+                b, t = rows["bigint"].get(name), rows["timestamp"].get(name)
+                both_ok = b and t and b.get("status") == t.get("status") == "ok"
+                change = f"{t['elapsed_s'] / b['elapsed_s']:.2f}" if both_ok else "–"
+                cells = [*_cell(b, ours["bigint"]), *_cell(t, ours["timestamp"])]
+                out.append(f"| {name} | {' | '.join(cells)} | {change} |")
+            out.append("")
+    return out
+
+
 def plots(out: Path, records) -> list[str]:
     import matplotlib
 
@@ -359,6 +418,9 @@ def write(out: Path, new_records, *, notes=(), command="", spark=None, sqls=None
     )
     if notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
+    paired = side_by_side(records)
+    if paired:
+        lines += ["## Bigint and timestamp times side by side", ""] + paired
     lines += ["## Tables", ""]
     rank = {s.name: s.rank for s in scenarios.SCENARIOS.values()}
     for scenario, n in sorted({(r["scenario"], r["n"]) for r in records}, key=lambda sn: (rank.get(sn[0], 6), *sn)):

@@ -82,7 +82,14 @@ class Bench:
         defined = scenarios.get(name)
         files = generate.ensure(n, name, log=self.log)
         scenario = C.Scenario(
-            name, n, ["id"] if defined.keyed else [], str(files.left), files.right_glob, payload=defined.payload
+            name,
+            n,
+            ["id"] if defined.keyed else [],
+            str(files.left),
+            files.right_glob,
+            payload=defined.payload,
+            times=defined.times,
+            strings=tuple(c for c in defined.payload if c in scenarios.STRING_PAYLOAD),
         )
         if defined.buckets:  # its data set's tables, bucketed by id
             left_table, right_table = generate.ensure_bucketed(
@@ -121,7 +128,13 @@ class Bench:
             # building is timed too: it may run jobs (auto's statistics, an engine's planning)
             contender.build(self.spark, scenario).createOrReplaceTempView(view)
             query = self.spark.sql(
-                C.checksum_sql(f"select * from {view}", with_value=scenario.keyed, payload=scenario.payload)
+                C.checksum_sql(
+                    f"select * from {view}",
+                    with_value=scenario.keyed,
+                    payload=scenario.payload,
+                    times=scenario.times,
+                    strings=scenario.strings,
+                )
             )
             return query.collect()[0].asDict()
 
@@ -148,7 +161,14 @@ class Bench:
     def _duckdb_run(self, scenario: C.Scenario, join: str = "left") -> dict:
         con = self._duckdb_connect()
         try:
-            sql = C.checksum_sql(C.duckdb_sql(scenario, join), with_value=scenario.keyed, payload=scenario.payload)
+            sql = C.checksum_sql(
+                C.duckdb_sql(scenario, join),
+                with_value=scenario.keyed,
+                payload=scenario.payload,
+                times=scenario.times,
+                strings=scenario.strings,
+                engine="duckdb",
+            )
             pid = os.getpid()
             metrics.reset_peak_rss(pid)
             timer = threading.Timer(self.timeout, con.interrupt)
@@ -193,6 +213,7 @@ class Bench:
             record = {
                 "scenario": name,
                 "n": n,
+                "times": scenario.times,
                 "contender": contender.name,
                 "family": contender.family,
                 "engine": contender.engine,

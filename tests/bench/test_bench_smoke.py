@@ -177,6 +177,22 @@ def test_variants_and_report(bench, tmp_path):
         assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_timestamp_times_and_a_string_column(bench):
+    """Users' types: timestamp times and a double and a string payload (the string 10% null). Each kind of contender
+    reads them (its checksum equals DuckDB's; tempo where installed), those computing on bigint times say so.
+    That the timestamp files hold their bigint twin's rows is tests/unit/test_bench_generate.py's."""
+    records = bench.run_scenario(
+        "powerlaw2.0_mixed_ts", N, re.compile(r"^ours auto|^ours python auto|SortMerge|^tempo|interval bins$|duckdb")
+    )
+    _check(records, [r"ours auto \(default\)", r"ours auto \(skip_nulls\)", "ours python auto", "SortMerge"])
+    assert {r["why"] for r in records if r["contender"] == "prototype interval bins"} == {"bigint times only"}
+    assert str(bench.spark.table(C.RIGHT_VIEW).schema["ts"].dataType) == "TimestampType()"
+    assert "r_kind" in bench.sqls["auto:keyed"] and "r_kind" in bench.sqls["auto_skip:keyed"]
+    reference = records[0]["reference"]
+    assert reference["s_kind"] != 0 and reference["s_rts"] > generate.TS_EPOCH * reference["n_matched"] > 0
+    assert records[0]["times"] == "timestamp"
+
+
 def test_training_set_benchmark_every_contender_matches_duckdb(spark, bench_data, tmp_path):
     """benchmarks/many.py at a tiny size: every contender's checksum equals DuckDB's chained ASOF
     joins, the report and the plot are written."""

@@ -80,3 +80,28 @@ def test_targets_compare_ours_with_the_peers_of_its_own_run():
     assert any("`spark SortMergeAsOfJoin` 30" in line and "3.00x faster" in line for line in lines), lines
     assert not any("`tempo`" in line for line in lines), lines
     assert any("2.00x" in line and "DuckDB" in line for line in lines), lines
+
+
+def test_a_timestamp_scenario_stands_beside_its_bigint_twin_of_the_same_run():
+    records = [
+        _record("ours auto (default)", 10.0, "run-a", scenario="left20"),
+        _record("tempo", 12.0, "run-a", scenario="left20"),
+        _record("ours auto (default)", 11.0, "run-a", scenario="left20_ts"),
+        _record("tempo", 8.8, "run-a", scenario="left20_ts"),
+        _record("duckdb", 1.0, "run-a", scenario="left20_ts", engine="duckdb"),
+        _record("ours auto (default)", 3.0, "run-b", scenario="left20_ts"),  # no bigint twin in run-b
+        _record("ours auto (default)", 4.0, "run-a", scenario="left20_ts", n=10),  # nor at this N
+    ]
+    lines = report.side_by_side(records)
+    assert [line for line in lines if line.startswith("### ")] == ["### left20 and left20_ts, N = 1,000"]
+    assert "Run run-a." in lines
+    rows = {
+        line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+        for line in lines
+        if line.startswith("| ")
+    }
+    # bigint s, x ours default, timestamp s, x ours default, timestamp / bigint
+    assert rows["ours auto (default)"] == ["10.00", "1.00", "11.00", "1.00", "1.10"]
+    assert rows["tempo"] == ["12.00", "1.20", "8.80", "0.80", "0.73"]
+    assert rows["duckdb"] == ["–", "–", "1.00", "0.09", "–"]
+    assert report.side_by_side([r for r in records if r["scenario"] == "left20"]) == []
