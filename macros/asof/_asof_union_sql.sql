@@ -61,13 +61,25 @@
     {%- endfor -%}
     {%- do matched.append(('tj__pick' if form else 'tj__m') ~ i ~ ' is not null') -%}
   {%- endfor -%}
+  {#- semi and anti: the left columns only; right and full: every event, each right row told whether a left row
+      claimed it (asof/_asof_union_unmatched_sql.sql) -#}
+  {%- set unmatched_right = plan.join_type in ['right', 'full'] -%}
 select
-  {{ outputs | join(',\n  ') }}
+  {{ (outputs[:1] if plan.join_type in ['semi', 'anti'] else outputs) | join(',\n  ') }}
 from (
-{{ temporal_joins._asof_union_matched(plan, union) | indent(2, true) }}
+{{ (temporal_joins._asof_union_claimed(plan, union) if unmatched_right
+    else temporal_joins._asof_union_matched(plan, union)) | indent(2, true) }}
 ) as tj__matched
-{%- if plan.join_type == 'inner' %}
+{%- if plan.join_type in ['inner', 'semi'] %}
 where {{ matched | join(' and ') }}
+{%- elif plan.join_type == 'anti' %}
+where not ({{ matched | join(' and ') }})
+{%- elif unmatched_right %}
+where {{ temporal_joins._asof_union_kept(plan, union, matched) }}
+{%- endif %}
+{%- if unmatched_right %}
+union all
+{{ temporal_joins._asof_union_unreachable(plan) }}
 {%- endif %}
 {% endmacro %}
 
@@ -112,6 +124,9 @@ select
                              temporal_joins._asof_left_nan(plan.entries))
   }} as tj__t,
   {{ union.left_side }} as tj__side,
+  {%- if plan.join_type in ['right', 'full'] %}
+  {{ plan.dialect.row_id() }} as tj__rid,
+  {%- endif %}
   {%- for tb in union.tie_breakers %}
   null as {{ tb }},
   {%- endfor %}
@@ -141,6 +156,9 @@ select
   {%- endfor %}
   {{ rt }} as tj__t,
   {{ union.sides[i] }} as tj__side,
+  {%- if plan.join_type in ['right', 'full'] %}
+  {{ plan.dialect.row_id() }} as tj__rid,
+  {%- endif %}
   {%- for tb in union.tie_breakers %}
   {{ ('tj__rsrc.' ~ temporal_joins._tj_q(union.owned[i][tb])) if tb in union.owned[i] else 'null' }} as {{ tb }},
   {%- endfor %}
@@ -227,8 +245,13 @@ select {% for column in union.payload
       {%- else %},
   {{ plan.dialect.last_ignore_nulls(union.right_values[i]) }}{{ union.windows[direction] }} as {{ name }}
       {%- endif %}
+      {%- if plan.join_type in ['right', 'full'] %},
+  {{ plan.dialect.last_ignore_nulls('case when tj__side <> ' ~ union.left_side ~ ' then tj__rid end') }}{{
+     union.windows[direction] }} as {{ name }}__id
+      {%- endif %}
     {%- endfor %}
   {%- endfor %}
+  {%- if plan.join_type in ['right', 'full'] %}, tj__rid{% endif %}
 from (
 {{ temporal_joins._asof_union_ranged(plan, union) | indent(2, true) }}
 ) as tj__events
@@ -303,11 +326,16 @@ left join (
             back='tj__back' ~ i, fwd='tj__fwd' ~ i, checked=false) ~ ' as tj__m' ~ i) -%}
     {%- endif -%}
   {%- endfor -%}
+  {%- if plan.join_type in ['right', 'full'] -%}
+    {%- set matches = temporal_joins._asof_union_own_matches(plan, union, matches) -%}
+  {%- endif -%}
 select {% for column in union.payload + passed %}{{ column }}, {% endfor %}{{ matches | join(',\n  ') }}
 from (
 {{ temporal_joins._asof_union_carried(plan, union) | indent(2, true) }}
 ) as tj__windowed
+{%- if plan.join_type not in ['right', 'full'] %}
 where tj__side = {{ union.left_side }}
+{%- endif %}
 {%- endmacro %}
 
 {#- Which candidate a left row takes: back or fwd (what the case returns for each), or null when none is within the
