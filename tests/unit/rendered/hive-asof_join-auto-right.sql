@@ -7,13 +7,13 @@ select
   tj__m0.`f_value` as `f_value`,
   tj__m0.`f_note` as `f_note`
 from (
-  
-  select tj__u.*, sum(case when tj__side = 1 then 1 else 0 end) over (partition by tj__target)
-    as tj__claimed
+  select tj__u.*, sum(case when tj__side = 1 then 1 else 0 end) over (
+      partition by coalesce(tj__taken, tj__rid), case when tj__taken is null then 1 else 0 end) as tj__claimed
   from (
     select tj__l__0, tj__l__1, tj__l__2, case when tj__side = 1 then case when tj__t is not null and true then tj__back0 end else tj__back0 end as tj__m0,
       tj__side,
-      case when tj__side = 1 then coalesce(case when tj__t is not null and true then tj__back0__id end, tj__rid) else tj__rid end as tj__target
+      tj__rid,
+      case when tj__side = 1 then case when tj__t is not null and true then tj__back0__id end else tj__rid end as tj__taken
     from (
       
       select tj__l__0, tj__l__1, tj__l__2, tj__side, tj__t,

@@ -7,13 +7,13 @@ select
   tj__m0.`q_bid` as `q_bid`,
   tj__m0.`q_ask` as `q_ask`
 from (
-  
-  select tj__u.*, sum(case when tj__side = 1 then 1 else 0 end) over (partition by tj__target)
-    as tj__claimed
+  select tj__u.*, sum(case when tj__side = 1 then 1 else 0 end) over (
+      partition by coalesce(tj__taken, tj__rid), case when tj__taken is null then 1 else 0 end) as tj__claimed
   from (
     select tj__l__0, tj__l__1, tj__l__2, case when tj__side = 1 then case when tj__t is null then null when tj__fwd0 is null or (tj__back0 is not null and (cast(tj__t as decimal(20,0)) - cast(tj__back0.`q_t` as decimal(20,0))) <= (cast(tj__fwd0.`q_t` as decimal(20,0)) - cast(tj__t as decimal(20,0)))) then case when (cast(tj__t as decimal(20,0)) - cast(tj__back0.`q_t` as decimal(20,0))) <= 5 then tj__back0 end else case when (cast(tj__fwd0.`q_t` as decimal(20,0)) - cast(tj__t as decimal(20,0))) <= 5 then tj__fwd0 end end else tj__back0 end as tj__m0,
       tj__side,
-      case when tj__side = 1 then coalesce(case when tj__t is null then null when tj__fwd0__id is null or (tj__back0__id is not null and (cast(tj__t as decimal(20,0)) - cast(tj__back0.`q_t` as decimal(20,0))) <= (cast(tj__fwd0.`q_t` as decimal(20,0)) - cast(tj__t as decimal(20,0)))) then case when (cast(tj__t as decimal(20,0)) - cast(tj__back0.`q_t` as decimal(20,0))) <= 5 then tj__back0__id end else case when (cast(tj__fwd0.`q_t` as decimal(20,0)) - cast(tj__t as decimal(20,0))) <= 5 then tj__fwd0__id end end, tj__rid) else tj__rid end as tj__target
+      tj__rid,
+      case when tj__side = 1 then case when tj__t is null then null when tj__fwd0__id is null or (tj__back0__id is not null and (cast(tj__t as decimal(20,0)) - cast(tj__back0.`q_t` as decimal(20,0))) <= (cast(tj__fwd0.`q_t` as decimal(20,0)) - cast(tj__t as decimal(20,0)))) then case when (cast(tj__t as decimal(20,0)) - cast(tj__back0.`q_t` as decimal(20,0))) <= 5 then tj__back0__id end else case when (cast(tj__fwd0.`q_t` as decimal(20,0)) - cast(tj__t as decimal(20,0))) <= 5 then tj__fwd0__id end end else tj__rid end as tj__taken
     from (
       
       select tj__l__0, tj__l__1, tj__l__2, tj__side, tj__t,
