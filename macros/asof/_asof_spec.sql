@@ -25,12 +25,6 @@
         right_info=base.right_info, pairs=pairs, prefix=base.prefix, right_time=right_time, direction=direction,
         allow_exact_matches=allow_exact_matches, tolerance=tolerance, columns=columns, order_by=order_by,
         skip_nulls=skip_nulls, include_keys=join_type in ['right', 'full']) -%}
-  {#- a right row's own columns come from its running candidate, which skip_nulls fills from older rows -#}
-  {%- if entry.skip_nulls and join_type in ['right', 'full'] -%}
-    {{ temporal_joins._tj_fail(macro_name=macro_name, argument='skip_nulls',
-         allowed='false when join_type is ' ~ join_type ~ ' (the unmatched right rows keep their own nulls)',
-         received=skip_nulls) }}
-  {%- endif -%}
   {%- if strategy == 'broadcast' -%}
     {{ temporal_joins._asof_broadcast_check(scope=macro_name, macro_name=macro_name, left_info=left_info,
                                             pairs=pairs, by=by) }}

@@ -52,6 +52,10 @@
           {%- do picked.append(' when ' ~ (1 if direction == 'backward' else 2) ~ ' then '
                                ~ temporal_joins._asof_union_column_value(form, name, j)) -%}
         {%- endfor -%}
+        {%- if plan.join_type in ['right', 'full'] and entry.skip_nulls -%}
+          {#- a right row's own value (3: asof/_asof_union_unmatched_sql.sql) -#}
+          {%- do picked.append(' when 3 then ' ~ form['values'][j]) -%}
+        {%- endif -%}
         {%- set pick = 'tj__pick' ~ i ~ ('__' ~ j if j in form.own_times else '') -%}
         {%- do outputs.append('case ' ~ pick ~ picked | join('') ~ ' end as ' ~ temporal_joins._tj_q(rc.output)) -%}
       {%- else -%}
@@ -252,6 +256,8 @@ select {% for column in union.payload
     {%- endfor %}
   {%- endfor %}
   {%- if plan.join_type in ['right', 'full'] %}, tj__rid{% endif %}
+  {%- if plan.join_type in ['right', 'full'] and plan.entries[0].skip_nulls %}{% for v in union.entry_columns[0]['values']
+  %}, {{ v }}{% endfor %}{% endif %}
 from (
 {{ temporal_joins._asof_union_ranged(plan, union) | indent(2, true) }}
 ) as tj__events
@@ -328,6 +334,7 @@ left join (
   {%- endfor -%}
   {%- if plan.join_type in ['right', 'full'] -%}
     {%- set matches = temporal_joins._asof_union_own_matches(plan, union, matches) -%}
+    {%- if plan.entries[0].skip_nulls -%}{%- set passed = passed + union.entry_columns[0]['values'] -%}{%- endif -%}
   {%- endif -%}
 select {% for column in union.payload + passed %}{{ column }}, {% endfor %}{{ matches | join(',\n  ') }}
 from (

@@ -4,7 +4,8 @@
   events layer, evaluated once; the window carries the id of each running candidate (tj__back0__id /
   tj__fwd0__id) beside it, so a left row names the one right row it took, whichever of tied rows that was. A right
   row's own running candidate is itself (the frame ends at the current row), so it keeps its own columns through
-  the same expressions as a match. Then one more window, partitioned by the id taken, counts the left rows that
+  the same expressions as a match (with skip_nulls, which fills a candidate's nulls from older rows, its own
+  columns pass through the window instead). Then one more window, partitioned by the id taken, counts the left rows that
   claimed each right row. Right rows the union never holds (a null key or time) are never matched: a branch of their own.
   asof_join only (one entry).
 -#}
@@ -20,6 +21,9 @@
   {%- for m in matches -%}
     {%- set expr, name = m.rsplit(' as ', 1) -%}
     {%- set own = ('1' if own_back else '2') if form else ('tj__back0' if own_back else 'tj__fwd0') -%}
+    {#- skip_nulls: a running candidate fills a column's null from an older row, so a right row's own columns come
+        as they are (3: its own tj__r0__<j>, passed through the window) -#}
+    {%- set own = '3' if entry.skip_nulls else own -%}
     {%- do out.append('case when ' ~ is_left ~ ' then ' ~ expr ~ ' else ' ~ own ~ ' end as ' ~ name) -%}
   {%- endfor -%}
   {%- if form -%}

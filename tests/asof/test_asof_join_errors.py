@@ -53,11 +53,6 @@ CASES = [
         ["`strategy`: broadcast cannot run join_type full", "Allowed: auto, union", "'broadcast'"],
     ),
     (
-        "join_type_full_skip_nulls",
-        dict(BASE, join_type="full", skip_nulls=True, prefix="f_"),
-        ["asof_join", "`skip_nulls`", "false when join_type is full", "Received: True."],
-    ),
-    (
         "join_type_right_cte_left",
         dict(BASE, left="l", join_type="right", prefix="f_"),
         ["asof_join", "`left`", "whose columns can be looked up when join_type is right", "Received: 'l'."],

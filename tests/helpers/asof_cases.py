@@ -508,12 +508,20 @@ def join_type_cases() -> list[Case]:
 
 def unmatched_right_cases() -> list[Case]:
     """right and full: per kind one of each, the directions rotating (every direction for both across the kinds),
-    exactness and tolerance alternating."""
+    exactness and tolerance alternating; and three with skip_nulls."""
     directions = ("backward", "forward", "nearest")
     return [
         Case(kind, directions[(i + d) % 3], (i + d) % 2 == 0, (i // 2 + d) % 2 == 0, join_type)
         for i, kind in enumerate(KINDS)
         for d, join_type in enumerate(("right", "full"))
+    ] + [
+        # skip_nulls: an unmatched right row keeps its own nulls
+        Case(kind, direction, True, tolerance, join_type, skip_nulls=True)
+        for kind, direction, tolerance, join_type in [
+            ("bigint", "nearest", True, "full"),
+            ("timestamp", "backward", False, "right"),
+            ("date", "forward", True, "full"),
+        ]
     ]
 
 

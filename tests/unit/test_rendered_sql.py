@@ -97,6 +97,10 @@ def _variants() -> dict[str, tuple[str, dict]]:
             dict(ASOF, strategy=strategy, join_type="anti", direction="nearest"),
         )
     out["asof_join-auto-right"] = ("asof_join", dict(ASOF, join_type="right", prefix="f_"))
+    out["asof_join-union-right-skip_nulls"] = (
+        "asof_join",
+        dict(ASOF, strategy="union", join_type="right", skip_nulls=True, order_by="note", prefix="f_"),
+    )
     out["asof_join-union-full-nearest-tolerance"] = (
         "asof_join",
         dict(ASOF_BIGINT, strategy="union", join_type="full", direction="nearest", tolerance=5),
