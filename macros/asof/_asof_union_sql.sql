@@ -71,7 +71,7 @@
 select
   {{ (outputs[:1] if plan.join_type in ['semi', 'anti'] else outputs) | join(',\n  ') }}
 from (
-{{ (temporal_joins._asof_union_claimed(plan, union) if unmatched_right
+{{ (temporal_joins._asof_union_claimed(plan, union, temporal_joins._asof_union_matched(plan, union)) if unmatched_right
     else temporal_joins._asof_union_matched(plan, union)) | indent(2, true) }}
 ) as tj__matched
 {%- if plan.join_type in ['inner', 'semi'] %}
@@ -256,8 +256,9 @@ select {% for column in union.payload
     {%- endfor %}
   {%- endfor %}
   {%- if plan.join_type in ['right', 'full'] %}, tj__rid{% endif %}
-  {%- if plan.join_type in ['right', 'full'] and plan.entries[0].skip_nulls %}{% for v in union.entry_columns[0]['values']
-  %}, {{ v }}{% endfor %}{% endif %}
+  {%- if plan.join_type in ['right', 'full'] and plan.entries[0].skip_nulls %}
+    {%- for v in union.entry_columns[0]['values'] %}, {{ v }}{% endfor %}
+  {%- endif %}
 from (
 {{ temporal_joins._asof_union_ranged(plan, union) | indent(2, true) }}
 ) as tj__events
@@ -333,7 +334,17 @@ left join (
     {%- endif -%}
   {%- endfor -%}
   {%- if plan.join_type in ['right', 'full'] -%}
-    {%- set matches = temporal_joins._asof_union_own_matches(plan, union, matches) -%}
+    {#- right and full (one entry): the id of the right row each left row takes, beside its match -#}
+    {%- set entry = plan.entries[0] -%}
+    {%- set form = union.entry_columns[0] -%}
+    {%- set t_back = temporal_joins._asof_union_candidate_time(form, 'tj__back0') if form
+                     else 'tj__back0.' ~ temporal_joins._tj_q(entry.time_output) -%}
+    {%- set t_fwd = temporal_joins._asof_union_candidate_time(form, 'tj__fwd0') if form
+                    else 'tj__fwd0.' ~ temporal_joins._tj_q(entry.time_output) -%}
+    {%- set taken = temporal_joins._asof_union_pick(entry=entry, t_back=t_back, t_fwd=t_fwd, back='tj__back0__id',
+                                                    fwd='tj__fwd0__id', checked=form is not none) -%}
+    {%- set matches = temporal_joins._asof_union_own_matches(plan=plan, union=union, matches=matches,
+                                                                   taken=taken) -%}
     {%- if plan.entries[0].skip_nulls -%}{%- set passed = passed + union.entry_columns[0]['values'] -%}{%- endif -%}
   {%- endif -%}
 select {% for column in union.payload + passed %}{{ column }}, {% endfor %}{{ matches | join(',\n  ') }}

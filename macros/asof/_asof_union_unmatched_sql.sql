@@ -5,14 +5,15 @@
   tj__fwd0__id) beside it, so a left row names the one right row it took, whichever of tied rows that was. A right
   row's own running candidate is itself (the frame ends at the current row), so it keeps its own columns through
   the same expressions as a match (with skip_nulls, which fills a candidate's nulls from older rows, its own
-  columns pass through the window instead). Then one more window, partitioned by the id taken, counts the left rows that
-  claimed each right row. Right rows the union never holds (a null key or time) are never matched: a branch of their own.
+  columns pass through the window instead). Then one more window, partitioned by the id taken, counts the left
+  rows that claimed each right row. Right rows the union never holds (a null key or time) are never matched: a
+  branch of their own.
   asof_join only (one entry).
 -#}
 
 {#- The matched layer's match columns with each right row's own candidate (matches: the left rows' expressions,
-    '<expr> as <name>'), its side and the id it is claimed by. -#}
-{% macro _asof_union_own_matches(plan, union, matches) %}
+    '<expr> as <name>'), its side, its id and the id it is claimed by (taken: the id a left row takes, or null). -#}
+{% macro _asof_union_own_matches(plan, union, matches, taken) %}
   {%- set entry = plan.entries[0] -%}
   {%- set form = union.entry_columns[0] -%}
   {%- set own_back = entry.direction in ['backward', 'nearest'] -%}
@@ -26,29 +27,21 @@
     {%- set own = '3' if entry.skip_nulls else own -%}
     {%- do out.append('case when ' ~ is_left ~ ' then ' ~ expr ~ ' else ' ~ own ~ ' end as ' ~ name) -%}
   {%- endfor -%}
-  {%- if form -%}
-    {%- set t_back = temporal_joins._asof_union_candidate_time(form, 'tj__back0') -%}
-    {%- set t_fwd = temporal_joins._asof_union_candidate_time(form, 'tj__fwd0') -%}
-  {%- else -%}
-    {%- set t_back = 'tj__back0.' ~ temporal_joins._tj_q(entry.time_output) -%}
-    {%- set t_fwd = 'tj__fwd0.' ~ temporal_joins._tj_q(entry.time_output) -%}
-  {%- endif -%}
-  {%- set taken = temporal_joins._asof_union_pick(entry=entry, t_back=t_back, t_fwd=t_fwd, back='tj__back0__id',
-                                                  fwd='tj__fwd0__id', checked=form is not none) -%}
   {%- do out.append('tj__side') -%}
   {%- do out.append('tj__rid') -%}
   {%- do out.append('case when ' ~ is_left ~ ' then ' ~ taken ~ ' else tj__rid end as tj__taken') -%}
   {{ return(out) }}
 {% endmacro %}
 
-{#- claimed: every event with the number of left rows that took its right row (on a right row: 0 when unmatched).
+{#- claimed: every event of `matched` (the matched layer's SQL) with the number of left rows that took its right
+    row (on a right row: 0 when unmatched).
     Partitioned by the id taken (tj__taken: a right row's own, or the one a left row took), an unmatched left row by
     its own: the sides' ids are told apart (each side's ids are unique only among its own rows). -#}
-{% macro _asof_union_claimed(plan, union) -%}
+{% macro _asof_union_claimed(plan, union, matched) -%}
 select tj__u.*, sum(case when tj__side = {{ union.left_side }} then 1 else 0 end) over (
     partition by coalesce(tj__taken, tj__rid), case when tj__taken is null then 1 else 0 end) as tj__claimed
 from (
-{{ temporal_joins._asof_union_matched(plan, union) | indent(2, true) }}
+{{ matched | indent(2, true) }}
 ) as tj__u
 {%- endmacro %}
 

@@ -470,11 +470,11 @@ def oracle(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
 JOIN_TYPES_FROM_LEFT = ("semi", "anti", "right", "full")
 
 
-def oracle_join_type(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
-    """semi, anti, right and full from the left join's oracle. right and full need order_by (case.order_by): the
-    left join's match among tied right rows is then one row, the macro's and the oracle's, so which right rows no
-    left row took is determined."""
-    base = oracle(dataclasses.replace(case, join_type="left"), left, right).reset_index(drop=True)
+def oracle_join_type(case: Case, left: pd.DataFrame, right: pd.DataFrame, base_oracle=None) -> pd.DataFrame:
+    """semi, anti, right and full from the left join's oracle (base_oracle, default `oracle`). right and full need
+    order_by (case.order_by): the left join's match among tied right rows is then one row, the macro's and the
+    oracle's, so which right rows no left row took is determined."""
+    base = (base_oracle or oracle)(dataclasses.replace(case, join_type="left"), left, right).reset_index(drop=True)
     matched = base["r_rid"].notna()
     if case.join_type in ("semi", "anti"):
         return base[matched if case.join_type == "semi" else ~matched][LEFT_COLS].reset_index(drop=True)

@@ -34,6 +34,7 @@ from helpers.asof_cases import (
     covering_cases,
     join_type_cases,
     oracle,
+    oracle_join_type,
     oracle_pandas,
     whole_row_mismatches,
 )
@@ -64,6 +65,8 @@ FILTERS = ("semi", "anti")
 
 
 def _oracle(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
+    if case.join_type in FILTERS:
+        return oracle_join_type(case, left, right, base_oracle=_oracle)
     # DuckDB cannot compare a date difference (days) with an INTERVAL: dates go to pandas
     if case.kind == "date" and case.tolerance and not case.skip_nulls:
         return oracle_pandas(case, left, right)
