@@ -29,7 +29,8 @@
   {%- elif strategy not in runs -%}
     {{ temporal_joins._tj_fail(macro_name=macro_name, argument='strategy',
          detail=strategy ~ ' cannot run join_type ' ~ spec.join_type
-                ~ ' (only the union strategy tells which right rows no left row matched)',
+                ~ (' (only the union strategy tells which right rows no left row matched)'
+                   if spec.join_type in ['right', 'full'] else ''),
          allowed='auto, ' ~ runs | join(', ') ~ ' (the strategies that run join_type ' ~ spec.join_type ~ ')',
          received=strategy) }}
   {%- endif -%}
@@ -105,7 +106,7 @@
 
 
 {#-
-  The strategies that run a join_type, auto's choice first when there is one choice. inner, left, semi and anti
+  The strategies that run a join_type (auto takes the one when there is one). inner, left, semi and anti
   filter (and project) each left row's match, which every strategy finds. right and full add the right rows no
   left row matched: only union sees each right row once as a row of its own (one event, one row id carried into
   the window), where exploding and broadcast see a right row only as some left row's candidate.
