@@ -60,7 +60,8 @@ from (
 {% macro _asof_union_unreachable(plan) %}
   {%- set entry = plan.entries[0] -%}
   {%- set outputs = [] -%}
-  {%- for column in plan.left_columns -%}
+  {#- none while dbt parses (the columns are looked up when it compiles) -#}
+  {%- for column in plan.left_columns or [] -%}
     {%- set info = temporal_joins._tj_find_column(plan.left_info, column) -%}
     {%- do outputs.append('cast(null as ' ~ info.dtype ~ ') as ' ~ temporal_joins._tj_q(column)) -%}
   {%- endfor -%}
