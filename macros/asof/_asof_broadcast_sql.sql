@@ -74,7 +74,8 @@
       {%- do left_out.append('tj__lc' ~ loop.index0 ~ ' as ' ~ temporal_joins._tj_q(column)) -%}
     {%- endfor -%}
   {%- endif -%}
-  {%- for pick in picks -%}
+  {#- semi and anti: the left columns only -#}
+  {%- for pick in picks if plan.join_type not in ['semi', 'anti'] -%}
     {%- set i = loop.index0 -%}
     {%- for name in pick.names -%}
       {%- do left_out.append('tj__m' ~ i ~ '.' ~ temporal_joins._tj_q(name) ~ ' as ' ~ temporal_joins._tj_q(name)) -%}
@@ -138,7 +139,9 @@ from (
 ) as tj__best
 lateral view posexplode({{ temporal_joins._tj_blanks('cast(tj__dup as int) - 1') }})
   tj__dups as tj__dup_index, tj__dup_text
-{%- if plan.join_type == 'inner' %}
+{%- if plan.join_type in ['inner', 'semi'] %}
 where {% for pick in picks %}tj__matches{{ loop.index0 }} > 0{{ ' and ' if not loop.last }}{% endfor %}
+{%- elif plan.join_type == 'anti' %}
+where not ({% for pick in picks %}tj__matches{{ loop.index0 }} > 0{{ ' and ' if not loop.last }}{% endfor %})
 {%- endif %}
 {% endmacro %}

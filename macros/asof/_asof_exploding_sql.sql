@@ -49,13 +49,18 @@
     {%- endfor -%}
     {%- set matched = 'named_struct(' ~ fields | join(', ') ~ ')' -%}
   {%- endif -%}
+  {#- semi and anti: the left columns only; anti keeps the left rows whose best (first) row has no candidate -#}
+  {%- set filtered = plan.join_type in ['semi', 'anti'] -%}
 select
   {{ temporal_joins._tj_unpack(left_struct='tj__l', left_columns=plan.left_columns, right_struct='tj__m',
-                               right_columns=plan.right_columns) }}
+                               right_columns=[] if filtered else plan.right_columns) }}
 from (
   select
     tj__left.tj__l,
     {{ matched ~ (' as tj__m' if plan.skip_nulls else '') }},
+    {%- if plan.join_type == 'anti' %}
+    {{ rt }} as tj__hit,
+    {%- endif %}
     row_number() over (partition by tj__left.tj__id order by {{ rank | join(', ') }}) as tj__rn
   from (
     select
@@ -68,7 +73,7 @@ from (
       {{ temporal_joins._tj_pack_left('tj__lsrc', plan.left_columns) }} as tj__l
     from {{ plan.left }} as tj__lsrc
   ) as tj__left
-  {{ 'left outer' if plan.join_type == 'left' else 'inner' }} join (
+  {{ 'left outer' if plan.join_type in ['left', 'anti'] else 'inner' }} join (
     select
       {%- for pair in keys %}
       {{ pair[1] }} as tj__k{{ loop.index0 }},
@@ -86,5 +91,5 @@ from (
   ) as tj__right
     on {{ on | join('\n    and ') }}
 ) as tj__ranked
-where tj__rn = 1
+where tj__rn = 1{{ ' and tj__hit is null' if plan.join_type == 'anti' }}
 {% endmacro %}

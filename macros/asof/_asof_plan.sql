@@ -21,26 +21,46 @@
   {%- set plan = dict(spec) -%}
   {%- set macro_name = spec.macro -%}
   {%- set strategy = spec.strategy -%}
-  {%- if strategy == 'auto' -%}
+  {%- set runs = temporal_joins._asof_join_type_strategies(spec.join_type) -%}
+  {%- if strategy == 'auto' and runs | length == 1 -%}
+    {%- set strategy = runs[0] -%}
+  {%- elif strategy == 'auto' -%}
     {%- set strategy = temporal_joins._tj_auto_strategy(macro_name, spec.left_info, spec.by) -%}
+  {%- elif strategy not in runs -%}
+    {{ temporal_joins._tj_fail(macro_name=macro_name, argument='strategy',
+         detail=strategy ~ ' cannot run join_type ' ~ spec.join_type
+                ~ (' (only the union strategy tells which right rows no left row matched)'
+                   if spec.join_type in ['right', 'full'] else ''),
+         allowed='auto, ' ~ runs | join(', ') ~ ' (the strategies that run join_type ' ~ spec.join_type ~ ')',
+         received=strategy) }}
+  {%- endif -%}
+  {%- set unmatched_right = spec.join_type in ['right', 'full'] -%}
+  {%- if unmatched_right and spec.left_columns is none and execute -%}
+    {{ temporal_joins._tj_fail(macro_name=macro_name, argument='left',
+         allowed='a Relation (ref/source) or schema.table whose columns can be looked up when join_type is '
+                 ~ spec.join_type ~ ' (the unmatched right rows get a typed null per left column)',
+         received=spec.left) }}
   {%- endif -%}
 
   {#- union without keys: ranges of time, so the window is not one partition. Not with skip_nulls: a range's
       carried candidate is one whole row, where skip_nulls needs one per column -#}
   {%- set time_ranges = none -%}
-  {%- if strategy == 'union' and not spec.by and not spec.skip_nulls -%}
+  {%- if strategy == 'union' and not spec.by and not spec.skip_nulls and not unmatched_right -%}
     {%- set time_ranges = temporal_joins._asof_time_ranges(macro_name=macro_name, left_info=spec.left_info,
           left_time=spec.left_time, right_info=spec.right_info, right_time=spec.right_time) -%}
   {%- endif -%}
   {#- union with keys: a hot key's rows over ranges of time, so one key is not one task -#}
-  {%- if strategy == 'union' and spec.by and not spec.skip_nulls -%}
+  {%- if strategy == 'union' and spec.by and not spec.skip_nulls and not unmatched_right -%}
     {%- set time_ranges = temporal_joins._asof_hot_ranges(macro_name=macro_name, left_info=spec.left_info,
           left_time=spec.left_time, right_info=spec.right_info, right_time=spec.right_time, pairs=spec.by) -%}
   {%- endif -%}
 
+  {#- right and full: the right rows' own events carry no left columns (keys and time included), and every right row
+      stays in the union, even one no left row can reach (no time ranges, no time-to-live pruning) -#}
   {%- do plan.update({'dialect': dialect_table, 'strategy': strategy, 'time_ranges': time_ranges,
-        'left_carried': temporal_joins._asof_left_carried(spec.left_info, spec.left_time, spec.entries)}) -%}
-  {%- do plan.update({'bounds': temporal_joins._asof_prune_bounds(plan)}) -%}
+        'left_carried': {} if unmatched_right
+                        else temporal_joins._asof_left_carried(spec.left_info, spec.left_time, spec.entries)}) -%}
+  {%- do plan.update({'bounds': none if unmatched_right else temporal_joins._asof_prune_bounds(plan)}) -%}
   {#- a dialect that cannot expand the packed left row with `struct.*` needs the left columns -#}
   {%- do temporal_joins._tj_check_left_columns(plan) -%}
   {%- do plan.update({'flat': dialect_table.flat_rows() and spec.left_columns is not none}) -%}
@@ -84,3 +104,14 @@
   {{ return(left_carried) }}
 {% endmacro %}
 
+
+{#-
+  The strategies that run a join_type (auto takes the one when there is one). inner, left, semi and anti
+  filter (and project) each left row's match, which every strategy finds. right and full add the right rows no
+  left row matched: only union sees each right row once as a row of its own (one event, one row id carried into
+  the window), where exploding and broadcast see a right row only as some left row's candidate.
+-#}
+{% macro _asof_join_type_strategies(join_type) %}
+  {%- if join_type in ['right', 'full'] -%}{{ return(['union']) }}{%- endif -%}
+  {{ return(['union', 'exploding', 'broadcast']) }}
+{% endmacro %}

@@ -18,13 +18,13 @@
   {%- set left_time = temporal_joins._tj_column(macro_name=macro_name, argument='left_time', value=left_time,
                                                 info=left_info, side='left') -%}
   {%- set join_type = temporal_joins._tj_choice(macro_name=macro_name, argument='join_type', value=join_type,
-                                                allowed=['left', 'inner']) -%}
+                                                allowed=['left', 'inner', 'right', 'full', 'semi', 'anti']) -%}
   {%- set strategy = temporal_joins._tj_choice(macro_name=macro_name, argument='strategy', value=strategy,
                                                allowed=['auto', 'union', 'exploding', 'broadcast']) -%}
   {%- set entry = temporal_joins._asof_entry(scope=macro_name, left_info=left_info, left_time=left_time,
         right_info=base.right_info, pairs=pairs, prefix=base.prefix, right_time=right_time, direction=direction,
         allow_exact_matches=allow_exact_matches, tolerance=tolerance, columns=columns, order_by=order_by,
-        skip_nulls=skip_nulls) -%}
+        skip_nulls=skip_nulls, include_keys=join_type in ['right', 'full']) -%}
   {%- if strategy == 'broadcast' -%}
     {{ temporal_joins._asof_broadcast_check(scope=macro_name, macro_name=macro_name, left_info=left_info,
                                             pairs=pairs, by=by) }}
@@ -49,7 +49,7 @@
   skip_columns (_asof_skip_nulls).
 -#}
 {% macro _asof_entry(scope, left_info, left_time, right_info, pairs, prefix, right_time, direction,
-                     allow_exact_matches, tolerance, columns, order_by, skip_nulls) %}
+                     allow_exact_matches, tolerance, columns, order_by, skip_nulls, include_keys=false) %}
   {%- set right_time = temporal_joins._tj_column(macro_name=scope, argument='right_time', value=right_time,
                                                  info=right_info, side='right') -%}
   {%- set direction = temporal_joins._tj_choice(macro_name=scope, argument='direction', value=direction,
@@ -66,9 +66,11 @@
         relation_info=right_info, relation_argument='right',
         names=temporal_joins._tj_identifier_list(scope, 'order_by', order_by)) -%}
 
-  {#- Right columns to bring: default all but the keys; the matched right_time always comes along. -#}
+  {#- Right columns to bring: default all but the keys (include_keys: the keys too, for right and full joins, whose
+      unmatched right rows have no left keys); the matched right_time always comes along. -#}
   {%- set outputs = temporal_joins._tj_right_output_columns(macro_name=scope, left_info=left_info,
-        right_info=right_info, pairs=pairs, prefix=prefix, columns=columns, always=[right_time]) -%}
+        right_info=right_info, pairs=pairs, prefix=prefix, columns=columns, always=[right_time],
+        include_keys=include_keys) -%}
   {%- set skips = temporal_joins._asof_skip_nulls(scope=scope, value=skip_nulls, right_columns=outputs.right_columns,
                                                   right_time=right_time, pairs=pairs) -%}
   {%- set time_output = [] -%}

@@ -52,6 +52,10 @@
           {%- do picked.append(' when ' ~ (1 if direction == 'backward' else 2) ~ ' then '
                                ~ temporal_joins._asof_union_column_value(form, name, j)) -%}
         {%- endfor -%}
+        {%- if plan.join_type in ['right', 'full'] and entry.skip_nulls -%}
+          {#- a right row's own value (3: asof/_asof_union_unmatched_sql.sql) -#}
+          {%- do picked.append(' when 3 then ' ~ form['values'][j]) -%}
+        {%- endif -%}
         {%- set pick = 'tj__pick' ~ i ~ ('__' ~ j if j in form.own_times else '') -%}
         {%- do outputs.append('case ' ~ pick ~ picked | join('') ~ ' end as ' ~ temporal_joins._tj_q(rc.output)) -%}
       {%- else -%}
@@ -61,13 +65,25 @@
     {%- endfor -%}
     {%- do matched.append(('tj__pick' if form else 'tj__m') ~ i ~ ' is not null') -%}
   {%- endfor -%}
+  {#- semi and anti: the left columns only; right and full: every event, each right row told whether a left row
+      claimed it (asof/_asof_union_unmatched_sql.sql) -#}
+  {%- set unmatched_right = plan.join_type in ['right', 'full'] -%}
 select
-  {{ outputs | join(',\n  ') }}
+  {{ (outputs[:1] if plan.join_type in ['semi', 'anti'] else outputs) | join(',\n  ') }}
 from (
-{{ temporal_joins._asof_union_matched(plan, union) | indent(2, true) }}
+{{ (temporal_joins._asof_union_claimed(plan, union, temporal_joins._asof_union_matched(plan, union)) if unmatched_right
+    else temporal_joins._asof_union_matched(plan, union)) | indent(2, true) }}
 ) as tj__matched
-{%- if plan.join_type == 'inner' %}
+{%- if plan.join_type in ['inner', 'semi'] %}
 where {{ matched | join(' and ') }}
+{%- elif plan.join_type == 'anti' %}
+where not ({{ matched | join(' and ') }})
+{%- elif unmatched_right %}
+where {{ temporal_joins._asof_union_kept(plan, union, matched) }}
+{%- endif %}
+{%- if unmatched_right %}
+union all
+{{ temporal_joins._asof_union_unreachable(plan) }}
 {%- endif %}
 {% endmacro %}
 
@@ -112,6 +128,9 @@ select
                              temporal_joins._asof_left_nan(plan.entries))
   }} as tj__t,
   {{ union.left_side }} as tj__side,
+  {%- if plan.join_type in ['right', 'full'] %}
+  {{ plan.dialect.row_id() }} as tj__rid,
+  {%- endif %}
   {%- for tb in union.tie_breakers %}
   null as {{ tb }},
   {%- endfor %}
@@ -141,6 +160,9 @@ select
   {%- endfor %}
   {{ rt }} as tj__t,
   {{ union.sides[i] }} as tj__side,
+  {%- if plan.join_type in ['right', 'full'] %}
+  {{ plan.dialect.row_id() }} as tj__rid,
+  {%- endif %}
   {%- for tb in union.tie_breakers %}
   {{ ('tj__rsrc.' ~ temporal_joins._tj_q(union.owned[i][tb])) if tb in union.owned[i] else 'null' }} as {{ tb }},
   {%- endfor %}
@@ -227,8 +249,16 @@ select {% for column in union.payload
       {%- else %},
   {{ plan.dialect.last_ignore_nulls(union.right_values[i]) }}{{ union.windows[direction] }} as {{ name }}
       {%- endif %}
+      {%- if plan.join_type in ['right', 'full'] %},
+  {{ plan.dialect.last_ignore_nulls('case when tj__side <> ' ~ union.left_side ~ ' then tj__rid end') }}{{
+     union.windows[direction] }} as {{ name }}__id
+      {%- endif %}
     {%- endfor %}
   {%- endfor %}
+  {%- if plan.join_type in ['right', 'full'] %}, tj__rid{% endif %}
+  {%- if plan.join_type in ['right', 'full'] and plan.entries[0].skip_nulls %}
+    {%- for v in union.entry_columns[0]['values'] %}, {{ v }}{% endfor %}
+  {%- endif %}
 from (
 {{ temporal_joins._asof_union_ranged(plan, union) | indent(2, true) }}
 ) as tj__events
@@ -303,11 +333,27 @@ left join (
             back='tj__back' ~ i, fwd='tj__fwd' ~ i, checked=false) ~ ' as tj__m' ~ i) -%}
     {%- endif -%}
   {%- endfor -%}
+  {%- if plan.join_type in ['right', 'full'] -%}
+    {#- right and full (one entry): the id of the right row each left row takes, beside its match -#}
+    {%- set entry = plan.entries[0] -%}
+    {%- set form = union.entry_columns[0] -%}
+    {%- set t_back = temporal_joins._asof_union_candidate_time(form, 'tj__back0') if form
+                     else 'tj__back0.' ~ temporal_joins._tj_q(entry.time_output) -%}
+    {%- set t_fwd = temporal_joins._asof_union_candidate_time(form, 'tj__fwd0') if form
+                    else 'tj__fwd0.' ~ temporal_joins._tj_q(entry.time_output) -%}
+    {%- set taken = temporal_joins._asof_union_pick(entry=entry, t_back=t_back, t_fwd=t_fwd, back='tj__back0__id',
+                                                    fwd='tj__fwd0__id', checked=form is not none) -%}
+    {%- set matches = temporal_joins._asof_union_own_matches(plan=plan, union=union, matches=matches,
+                                                                   taken=taken) -%}
+    {%- if plan.entries[0].skip_nulls -%}{%- set passed = passed + union.entry_columns[0]['values'] -%}{%- endif -%}
+  {%- endif -%}
 select {% for column in union.payload + passed %}{{ column }}, {% endfor %}{{ matches | join(',\n  ') }}
 from (
 {{ temporal_joins._asof_union_carried(plan, union) | indent(2, true) }}
 ) as tj__windowed
+{%- if plan.join_type not in ['right', 'full'] %}
 where tj__side = {{ union.left_side }}
+{%- endif %}
 {%- endmacro %}
 
 {#- Which candidate a left row takes: back or fwd (what the case returns for each), or null when none is within the

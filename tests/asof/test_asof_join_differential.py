@@ -26,10 +26,12 @@ from helpers.asof_cases import (
     compare,
     covering_cases,
     generate,
+    join_type_cases,
     key_type,
     oracle,
     spark_rows,
     spark_schemas,
+    unmatched_right_cases,
     whole_row_mismatches,
 )
 
@@ -42,7 +44,13 @@ FLAVOURS = ("asof_join", "hive__asof_join")
 
 # Half of the 24 configs per kind (asof_cases.HALVES), every one across the kinds: kinds 0-1 take one
 # half, 2-3 the other, so with the ANSI mode alternating by kind each half runs under both modes
-CASES = covering_cases(half_of=lambda kind_index: kind_index // 2)
+CASES = covering_cases(half_of=lambda kind_index: kind_index // 2) + join_type_cases()
+# right and full: union only (the one strategy that runs them)
+UNMATCHED_RIGHT = unmatched_right_cases()
+
+
+def cases_of(strategy: str) -> list[Case]:
+    return CASES + (UNMATCHED_RIGHT if strategy == "union" else [])
 
 
 # Without keys: every direction and exactness per kind; every (tolerance, exactness) pair
@@ -86,7 +94,7 @@ def needed(kept_items) -> dict[str, set]:
             out["kinds"].add(case.kind)
 
     for p in kept("test_matches_oracle"):
-        add("rendered", f"{p['flavour']}|{p['strategy']}|", [c for c in CASES if c.kind == p["kind"]])
+        add("rendered", f"{p['flavour']}|{p['strategy']}|", [c for c in cases_of(p["strategy"]) if c.kind == p["kind"]])
     for p in kept("test_hot_keys_split_into_ranges_of_time_match_oracle"):
         add("hot", "", [c for c in CASES if c.kind == p["kind"]])
     for p in kept("test_without_keys_union_over_ranges_of_time_matches_oracle"):
@@ -95,7 +103,7 @@ def needed(kept_items) -> dict[str, set]:
         if p["strategy"] == "keyless":
             add("keyless", "hive__asof_join|", KEYLESS)
         else:
-            add("rendered", f"hive__asof_join|{p['strategy']}|", CASES)
+            add("rendered", f"hive__asof_join|{p['strategy']}|", cases_of(p["strategy"]))
     if "test_spark_flavour_is_not_hiveql" in kept_items:
         add("rendered", "asof_join|union|", CASES[:1])
     return out
@@ -152,7 +160,7 @@ def rendered(dbt, inputs, needed):
         }
         for flavour in FLAVOURS
         for strategy in STRATEGIES
-        for case in CASES
+        for case in cases_of(strategy)
         if f"{flavour}|{strategy}|{case.name}" in needed["rendered"]
     ]
     sql = dbt.render(calls) if calls else {}
@@ -174,27 +182,37 @@ def test_matches_oracle(spark, inputs, expected, rendered, flavour, strategy, ki
     # one ANSI mode per test: each (strategy, kind) runs with ANSI on in one flavour and off in the
     # other, and each flavour's strategy with both modes across the kinds
     ansi = (FLAVOURS.index(flavour) + STRATEGIES.index(strategy) + KINDS.index(kind)) % 2 == 0
-    _check_kind(spark, inputs, expected, kind, lambda case: rendered[f"{flavour}|{strategy}|{case.name}"], ansi)
+    _check_kind(
+        spark,
+        inputs,
+        expected,
+        kind,
+        lambda case: rendered[f"{flavour}|{strategy}|{case.name}"],
+        ansi,
+        cases_of(strategy),
+    )
 
 
-def _check_kind(spark, inputs, expected_of, kind, sql_of, ansi):
+def _check_kind(spark, inputs, expected_of, kind, sql_of, ansi, all_cases=CASES):
     """Every config of the kind (sql_of(case): its SQL) equals the oracle, in one query."""
     left, right = inputs[kind]
-    cases = [c for c in CASES if c.kind == kind]
+    cases = [c for c in all_cases if c.kind == kind]
     expected = [expected_of(case) for case in cases]
     # every case of the kind in one query (a case column tells their rows apart): the inputs are
     # small, so one query per case would mostly time Spark's planning and scheduling
+    # semi and anti return the left columns only: padded with nulls to cross the union
     batched = " union all ".join(
-        f"select {i} as tj_case, * from ({sql_of(case)}) as tj_c{i}" for i, case in enumerate(cases)
+        f"select {i} as tj_case, *{_padding(case)} from ({sql_of(case)}) as tj_c{i}" for i, case in enumerate(cases)
     )
     failures, compared = [], set()
     everything = _run(spark, batched, ansi)
     for i, case in enumerate(cases):
         actual = everything[everything["tj_case"] == i].drop(columns="tj_case").reset_index(drop=True)
         assert list(actual.columns) == LEFT_COLS + RIGHT_OUT, case.name
-        columns = LEFT_COLS + (RIGHT_OUT if case.order_by else ["r_t"])
+        semi = case.join_type in ("semi", "anti")
+        columns = LEFT_COLS + ([] if semi else RIGHT_OUT if case.order_by else ["r_t"])
         diff = compare(actual, expected[i], columns, kind)
-        if not case.order_by:
+        if not case.order_by and not semi:
             diff += whole_row_mismatches(actual, right, kind)
         if diff:
             failures.append(f"{case.name} ansi={ansi}:\n  " + "\n  ".join(diff))
@@ -203,6 +221,10 @@ def _check_kind(spark, inputs, expected_of, kind, sql_of, ansi):
     # every key group of every config is one independent case: at least 2,000 per strategy
     # and flavour across the kinds, counted from the rows that came back and were compared
     assert len(compared) >= 2000 // len(KINDS), len(compared)
+
+
+def _padding(case: Case) -> str:
+    return "".join(f", null as {c}" for c in RIGHT_OUT) if case.join_type in ("semi", "anti") else ""
 
 
 @pytest.fixture(scope="module")
@@ -309,7 +331,7 @@ def test_inputs_cover_the_hard_cases(inputs):
 @pytest.mark.parametrize("strategy", STRATEGIES + ("keyless",))
 def test_hive_flavour_parses_with_hive_2_3_parser(spark, rendered, rendered_keyless, strategy):
     failures = []
-    for case in KEYLESS if strategy == "keyless" else CASES:
+    for case in KEYLESS if strategy == "keyless" else cases_of(strategy):
         sql = (
             rendered_keyless[f"hive__asof_join|{case.name}"]
             if strategy == "keyless"
@@ -328,3 +350,42 @@ def test_spark_flavour_is_not_hiveql(spark, rendered):
     assert "ignore nulls" in sql
     with pytest.raises(ValueError):
         parse_hive(spark, sql)
+
+
+@pytest.mark.parametrize("join_type", ["right", "full", "semi", "anti"])
+def test_join_type_oracle_is_duckdbs_asof_join(join_type):
+    """The oracle of the join types beside left and inner (asof_cases.oracle_join_type) has DuckDB's semantics: on
+    right rows without ties (one per key and time, each with a key and a time), ASOF RIGHT / FULL / SEMI / ANTI JOIN
+    return the same rows, for both directions DuckDB has, either exactness, with and without a tolerance (semi and
+    anti). No JVM."""
+    import duckdb
+
+    left, right = generate("bigint", 150, seed=51)
+    right = right.dropna(subset=["k", "t"]).drop_duplicates(["k", "t"], keep="last").reset_index(drop=True)
+    con = duckdb.connect()
+    con.register("l_df", left)
+    con.register("r_df", right)
+    con.execute(
+        "create table l as select cast(k as integer) k, cast(t as bigint) t, cast(lid as integer) lid, lv from l_df"
+    )
+    con.execute(
+        "create table r as select cast(k as integer) k, cast(t as bigint) t, v, s, cast(ob as integer) ob, "
+        "cast(rid as integer) rid from r_df"
+    )
+    columns = LEFT_COLS if join_type in ("semi", "anti") else LEFT_COLS + RIGHT_OUT
+    select = "l.*" if join_type in ("semi", "anti") else "l.*, r.t r_t, r.v r_v, r.s r_s, r.ob r_ob, r.rid r_rid"
+    failures = []
+    # DuckDB has no RIGHT or FULL ASOF JOIN with a further predicate (a tolerance): there the oracle stands alone
+    tolerances = (False,) if join_type in ("right", "full") else (False, True)
+    for direction, exact, tolerance in itertools.product(("backward", "forward"), (True, False), tolerances):
+        case = Case("bigint", direction, exact, tolerance, join_type)
+        op = {"backward": ">=" if exact else ">", "forward": "<=" if exact else "<"}[direction]
+        on = f"l.k = r.k and l.t {op} r.t"
+        if tolerance:
+            gap = "cast(l.t as hugeint) - r.t" if direction == "backward" else "cast(r.t as hugeint) - l.t"
+            on += f" and {gap} <= {3 * 1_000_003}"
+        duck = con.sql(f"select {select} from l asof {join_type} join r on {on}").df()
+        diff = compare(duck, oracle(case, left, right), columns, "bigint")
+        if diff:
+            failures.append(f"{case.name}:\n  " + "\n  ".join(diff))
+    assert not failures, "\n".join(failures[:3])

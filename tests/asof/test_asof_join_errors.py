@@ -41,6 +41,26 @@ CASES = [
         ["asof_join", "`direction`", "backward, forward, nearest", "'sideways'"],
     ),
     ("join_type", dict(BASE, join_type="outer"), ["asof_join", "`join_type`", "left, inner", "'outer'"]),
+    # right and full: only union tells which right rows no left row matched
+    (
+        "join_type_right_exploding",
+        dict(BASE, join_type="right", strategy="exploding", prefix="f_"),
+        [
+            "temporal_joins.asof_join: invalid argument `strategy`: exploding cannot run join_type right",
+            "Allowed: auto, union (the strategies that run join_type right)",
+            "Received: 'exploding'.",
+        ],
+    ),
+    (
+        "join_type_full_broadcast",
+        dict(BASE, join_type="full", strategy="broadcast", prefix="f_"),
+        ["`strategy`: broadcast cannot run join_type full", "Allowed: auto, union", "'broadcast'"],
+    ),
+    (
+        "join_type_right_cte_left",
+        dict(BASE, left="l", join_type="right", prefix="f_"),
+        ["asof_join", "`left`", "whose columns can be looked up when join_type is right", "Received: 'l'."],
+    ),
     (
         "strategy",
         dict(BASE, strategy="magic"),

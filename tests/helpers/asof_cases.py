@@ -8,6 +8,7 @@ duplicate left rows, and negative and large numbers.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import itertools
 import math
@@ -477,11 +478,74 @@ def oracle_pandas(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.Dat
 
 
 def oracle(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
+    if case.join_type in JOIN_TYPES_FROM_LEFT:
+        return oracle_join_type(case, left, right)
     if case.skip_nulls:
         return oracle_skip_nulls(case, left, right)
     if case.direction == "nearest":
         return oracle_pandas(case, left, right)
     return oracle_duckdb(case, left, right)
+
+
+# The join types whose rows follow from the left join's (its oracle's match per left row, DuckDB's semantics): semi
+# and anti keep the left rows with (without) a match, left columns only; right and full add each right row that is
+# no left row's match (by identity: rid), once, its left columns null (right: to the matched left rows only).
+JOIN_TYPES_FROM_LEFT = ("semi", "anti", "right", "full")
+
+
+def oracle_join_type(case: Case, left: pd.DataFrame, right: pd.DataFrame, base_oracle=None) -> pd.DataFrame:
+    """semi, anti, right and full from the left join's oracle (base_oracle, default `oracle`). right and full need
+    order_by (case.order_by): the left join's match among tied right rows is then one row, the macro's and the
+    oracle's, so which right rows no left row took is determined."""
+    base = (base_oracle or oracle)(dataclasses.replace(case, join_type="left"), left, right).reset_index(drop=True)
+    matched = base["r_rid"].notna()
+    if case.join_type in ("semi", "anti"):
+        return base[matched if case.join_type == "semi" else ~matched][LEFT_COLS].reset_index(drop=True)
+    assert case.order_by, "right and full are compared with order_by: tied right rows make the unmatched ones any"
+    taken = {int(r) for r in base.loc[matched, "r_rid"]}
+    rest = right[~right["rid"].isin(taken)]
+    unmatched = pd.DataFrame(
+        {
+            **{c: [None] * len(rest) for c in LEFT_COLS},
+            **{f"r_{c}": list(rest[c]) for c in ["t", "v", "s", "ob", "rid"]},
+        },
+        dtype=object,
+    )
+    kept = base[matched] if case.join_type == "right" else base
+    return pd.concat([kept.astype(object), unmatched], ignore_index=True)[LEFT_COLS + RIGHT_OUT]
+
+
+def join_type_cases() -> list[Case]:
+    """A few cases of each join type beside left and inner, per kind: semi and anti (every strategy) with a
+    direction each, and right and full (`UNMATCHED_RIGHT`: the union strategy only) with every direction across the
+    kinds, exactness and tolerance alternating."""
+    directions = ("backward", "forward", "nearest")
+    out = []
+    for i, kind in enumerate(KINDS):
+        out.append(Case(kind, directions[i % 3], i % 2 == 0, i % 3 == 1, "semi", order_by=i % 2 == 1))
+        out.append(Case(kind, directions[(i + 1) % 3], i % 2 == 1, i % 3 != 1, "anti"))
+        if i % 2 == 0:
+            out.append(Case(kind, "nearest", True, i == 2, "anti", skip_nulls=True))
+    return out
+
+
+def unmatched_right_cases() -> list[Case]:
+    """right and full: per kind one of each, the directions rotating (every direction for both across the kinds),
+    exactness and tolerance alternating; and three with skip_nulls."""
+    directions = ("backward", "forward", "nearest")
+    return [
+        Case(kind, directions[(i + d) % 3], (i + d) % 2 == 0, (i // 2 + d) % 2 == 0, join_type)
+        for i, kind in enumerate(KINDS)
+        for d, join_type in enumerate(("right", "full"))
+    ] + [
+        # skip_nulls: an unmatched right row keeps its own nulls
+        Case(kind, direction, True, tolerance, join_type, skip_nulls=True)
+        for kind, direction, tolerance, join_type in [
+            ("bigint", "nearest", True, "full"),
+            ("timestamp", "backward", False, "right"),
+            ("date", "forward", True, "full"),
+        ]
+    ]
 
 
 def _norm(value, kind_is_time_col: bool = False):

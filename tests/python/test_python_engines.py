@@ -32,7 +32,9 @@ from helpers.asof_cases import (
     Case,
     compare,
     covering_cases,
+    join_type_cases,
     oracle,
+    oracle_join_type,
     oracle_pandas,
     whole_row_mismatches,
 )
@@ -57,10 +59,19 @@ from temporal_joins.window import window_aggregate
 
 GROUPS = 160
 ENGINES = ("native", "arrow", "broadcast", "union")
-CASES = covering_cases()
+FILTERS = ("semi", "anti")
+# semi and anti (filters of the left join on every engine): one case per kind beside the covering ones, semi and
+# anti alternating, so each engine runs both
+CASES = covering_cases() + [
+    c
+    for c in join_type_cases()
+    if c.join_type in FILTERS and not c.skip_nulls and (c.join_type == "semi") == (KINDS.index(c.kind) % 2 == 0)
+]
 
 
 def _oracle(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
+    if case.join_type in FILTERS:
+        return oracle_join_type(case, left, right, base_oracle=_oracle)
     # DuckDB cannot compare a date difference (days) with an INTERVAL: dates go to pandas
     if case.kind == "date" and case.tolerance and not case.skip_nulls:
         return oracle_pandas(case, left, right)
@@ -90,8 +101,10 @@ def _mismatches(label: str, case: Case, actual: pd.DataFrame, left, right, oracl
         expected = _plain(_oracle(case, left, right))
         if oracles is not None:
             oracles[case.name] = expected
-    diff = compare(actual, expected, LEFT_COLS + (RIGHT_OUT if case.order_by else ["r_t"]), case.kind)
-    if not case.order_by:
+    filtered = case.join_type in FILTERS
+    columns = LEFT_COLS + ([] if filtered else RIGHT_OUT if case.order_by else ["r_t"])
+    diff = compare(actual, expected, columns, case.kind)
+    if not case.order_by and not filtered:
         diff += whole_row_mismatches(actual, right, case.kind)
     return [f"{label}:\n  " + "\n  ".join(diff)] if diff else []
 
@@ -133,9 +146,9 @@ def test_engine_matches_oracle(spark, frames, oracles, kind, engine):
     spark.conf.set("spark.sql.shuffle.partitions", "2")  # tiny inputs: fewer tasks per stage
     try:
         parts = [
-            (
+            _padded(
                 engine_zones.map_route_join(L, R, **_kwargs(c))
-                if engine == "arrow" and i % 2
+                if engine == "arrow" and i % 2 and c.join_type not in FILTERS
                 else asof_join(L, R, engine=engine, **_kwargs(c))
             ).withColumn("__case", F.lit(i))
             for i, c in enumerate(cases)
@@ -151,7 +164,13 @@ def test_engine_matches_oracle(spark, frames, oracles, kind, engine):
         failures += _mismatches(f"{engine} {case.name}", case, actual, left, right, oracles)
         matched += int(actual["r_rid"].notna().sum())
     assert not failures, "\n".join(failures[:5])
-    assert matched > len(cases) * GROUPS // 2  # the comparisons are about real matches, not only nulls
+    joins = sum(c.join_type not in FILTERS for c in cases)
+    assert matched > joins * GROUPS // 2  # the comparisons are about real matches, not only nulls
+
+
+def _padded(df: DataFrame) -> DataFrame:
+    """semi and anti return the left columns only: nulls for the right ones, to cross the union."""
+    return df.select(*LEFT_COLS, *[F.lit(None).alias(c) for c in RIGHT_OUT]) if df.columns == LEFT_COLS else df
 
 
 def test_a_hot_key_is_one_that_would_hold_its_stage(spark, monkeypatch):
@@ -510,7 +529,13 @@ def test_invalid_arguments_name_argument_allowed_and_received(spark):
         "Received: 'sideways'."
     )
     assert _err(spark, join_type="outer").startswith(
-        "temporal_joins.asof_join: invalid argument `join_type`. Allowed: left, inner. Received: 'outer'."
+        "temporal_joins.asof_join: invalid argument `join_type`. Allowed: left, inner, semi, anti. Received: 'outer'."
+    )
+    # the macro's right and full: SQL only, the engine named
+    assert _err(spark, join_type="full", engine="union") == (
+        "temporal_joins.asof_join: invalid argument `join_type`: engine 'union' cannot run 'full' (no engine tells "
+        "which right rows no left row matched). Allowed: left, inner, semi, anti on every engine (right and full: the "
+        "SQL macro's union strategy). Received: 'full'."
     )
     assert "invalid argument `engine`. Allowed: auto, native, arrow, broadcast, union. Received: 'gpu'." in _err(
         spark, engine="gpu"

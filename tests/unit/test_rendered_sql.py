@@ -93,6 +93,23 @@ def _variants() -> dict[str, tuple[str, dict]]:
                 dict(ASOF_BIGINT, strategy=strategy, tolerance=5),
             )
     out["asof_join-auto"] = ("asof_join", dict(ASOF))  # compile queries off: union
+    # the join types beside inner and left: semi and anti on every strategy, right and full on union (the one
+    # strategy that runs them), full with nearest and a tolerance and the columns form of a bigint time
+    for strategy in ("union", "exploding", "broadcast"):
+        out[f"asof_join-{strategy}-semi"] = ("asof_join", dict(ASOF, strategy=strategy, join_type="semi"))
+        out[f"asof_join-{strategy}-anti-nearest"] = (
+            "asof_join",
+            dict(ASOF, strategy=strategy, join_type="anti", direction="nearest"),
+        )
+    out["asof_join-auto-right"] = ("asof_join", dict(ASOF, join_type="right", prefix="f_"))
+    out["asof_join-union-right-skip_nulls"] = (
+        "asof_join",
+        dict(ASOF, strategy="union", join_type="right", skip_nulls=True, order_by="note", prefix="f_"),
+    )
+    out["asof_join-union-full-nearest-tolerance"] = (
+        "asof_join",
+        dict(ASOF_BIGINT, strategy="union", join_type="full", direction="nearest", tolerance=5),
+    )
     out["asof_join-union-keyless"] = ("asof_join", dict(ASOF, by=[], strategy="union", prefix="f_"))
     out["asof_join-union-date-tolerance"] = ("asof_join", dict(ASOF_DATE, strategy="union", tolerance="3 days"))
     # asof_join_many: two entries, each strategy

@@ -17,7 +17,10 @@ temporal_joins._spark_version checks it, and what an engine needs beyond it, at 
 
 from __future__ import annotations
 
+import dataclasses
+
 from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
 
 from temporal_joins import _spark_version
 from temporal_joins import _validation as v
@@ -36,7 +39,7 @@ from temporal_joins.asof.native import (
     native_partitions,
     native_plan,
 )
-from temporal_joins.asof.spec import DIRECTIONS, ENGINES, JOIN_TYPES, AsofSpec, build_spec
+from temporal_joins.asof.spec import ASOF_JOIN_TYPES, DIRECTIONS, ENGINES, JOIN_TYPES, AsofSpec, build_spec
 from temporal_joins.asof.union import union_join
 from temporal_joins.broadcast_rule import BROADCAST_MAX_BYTES, BROADCAST_MAX_ROWS, BROADCAST_MAX_ROWS_PER_KEY
 from temporal_joins.defaults import ASOF_JOIN as D
@@ -113,8 +116,12 @@ def asof_join(
         The farthest a match may lie, inclusive: a non-negative number for numeric times,
         an interval string (``'90 seconds'``, ``'7 days'``) or timedelta for timestamps,
         whole days or weeks for dates.
-    join_type : {'left', 'inner'}, default 'left'
-        ``left`` keeps every left row (nulls where nothing matched); ``inner`` drops those.
+    join_type : {'left', 'inner', 'semi', 'anti'}, default 'left'
+        ``left`` keeps every left row (nulls where nothing matched); ``inner`` drops those;
+        ``semi`` returns the left rows that have a match, ``anti`` those that have none (the
+        left columns only, each left row once, duplicates kept), on every engine. The macro's
+        ``right`` and ``full`` raise a ValueError naming the engine (SQL only: the union
+        strategy).
     columns : list of str, optional
         Right columns to output; default every right column except the keys. The matched
         ``right_time`` is always output, first.
@@ -199,7 +206,20 @@ def asof_join(
         order_by=order_by,
         engine=engine,
         skip_nulls=skip_nulls,
+        join_types=ASOF_JOIN_TYPES,
     )
+    if s.join_type in ("semi", "anti"):
+        # the left join's rows filtered: the matched time is never null on a match
+        joined = _join(left_df, right_df, dataclasses.replace(s, join_type="left"))
+        matched = F.col(f"`{s.right_columns[0][1]}`").isNotNull()
+        return joined.where(matched if s.join_type == "semi" else ~matched).select(
+            *[F.col(f"`{c}`") for c in s.left_columns]
+        )
+    return _join(left_df, right_df, s)
+
+
+def _join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> DataFrame:
+    """The left or inner join of a checked spec on its engine."""
     _spark_version.check(s.macro, left_df, s.engine, ENGINES, NativeAsOfUnavailable)
     if s.skip_nulls and s.engine == "native":
         v.fail(

@@ -13,6 +13,11 @@ from temporal_joins import _validation as v
 MACRO = "asof_join"
 DIRECTIONS = ("backward", "forward", "nearest")
 JOIN_TYPES = ("left", "inner")
+# asof_join's join types: left and inner, and semi and anti (the left rows with, without, a match), which every engine
+# runs as filters of the left join. The macro's right and full (the right rows no left row matched) are SQL only: an
+# engine sees a right row only as a left row's candidate.
+ASOF_JOIN_TYPES = JOIN_TYPES + ("semi", "anti")
+MACRO_ONLY_JOIN_TYPES = ("right", "full")
 ENGINES = ("auto", "native", "arrow", "broadcast", "union")
 
 
@@ -73,17 +78,28 @@ def build_spec(
     macro: str = MACRO,
     engines: tuple[str, ...] = ENGINES,
     skip_nulls=False,
+    join_types: tuple[str, ...] = JOIN_TYPES,
 ) -> AsofSpec:
     """Check every argument as the macro does and return the spec; raises ValueError. macro: the
-    name errors give (a v.Scope names an entry of asof_join_many's `rights`); engines: the allowed engines."""
+    name errors give (a v.Scope names an entry of asof_join_many's `rights`); engines: the allowed engines;
+    join_types: the allowed join types."""
     for argument, df in (("left_df", left_df), ("right_df", right_df)):
         if not isinstance(df, DataFrame):
             v.fail(macro, argument, "a pyspark.sql.DataFrame", type(df).__name__)
     v.required(macro, "left_time", left_time, "a column of `left`")
     v.required(macro, "right_time", right_time, "a column of `right`")
     direction = v.choice(macro, "direction", direction, DIRECTIONS)
-    join_type = v.choice(macro, "join_type", join_type, JOIN_TYPES)
     engine = v.choice(macro, "engine", engine, engines)
+    if isinstance(join_type, str) and join_type.lower() in MACRO_ONLY_JOIN_TYPES and join_types != JOIN_TYPES:
+        v.fail(
+            macro,
+            "join_type",
+            ", ".join(join_types) + " on every engine (right and full: the SQL macro's union strategy)",
+            join_type,
+            detail=f"engine {engine!r} cannot run {join_type.lower()!r} (no engine tells which right rows no left "
+            "row matched)",
+        )
+    join_type = v.choice(macro, "join_type", join_type, join_types)
     allow_exact_matches = v.boolean(macro, "allow_exact_matches", allow_exact_matches)
     prefix = v.prefix(macro, prefix)
 
