@@ -53,8 +53,10 @@
                                ~ temporal_joins._asof_union_column_value(form, name, j)) -%}
         {%- endfor -%}
         {%- if plan.join_type in ['right', 'full'] and entry.skip_nulls -%}
-          {#- a right row's own value (3: asof/_asof_union_unmatched_sql.sql) -#}
-          {%- do picked.append(' when 3 then ' ~ form['values'][j]) -%}
+          {#- a right row's own value (3: asof/_asof_union_unmatched_sql.sql); a folded time decoded -#}
+          {%- set own = form['values'][j] -%}
+          {%- set own = form.fold.time.replace('{}', own) if form.fold and own == form.time else own -%}
+          {%- do picked.append(' when 3 then ' ~ own) -%}
         {%- endif -%}
         {%- set pick = 'tj__pick' ~ i ~ ('__' ~ j if j in form.own_times else '') -%}
         {%- do outputs.append('case ' ~ pick ~ picked | join('') ~ ' end as ' ~ temporal_joins._tj_q(rc.output)) -%}

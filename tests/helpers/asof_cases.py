@@ -539,11 +539,11 @@ def unmatched_right_cases() -> list[Case]:
         for d, join_type in enumerate(("right", "full"))
     ] + [
         # skip_nulls: an unmatched right row keeps its own nulls
-        Case(kind, direction, True, tolerance, join_type, skip_nulls=True)
-        for kind, direction, tolerance, join_type in [
-            ("bigint", "nearest", True, "full"),
-            ("timestamp", "backward", False, "right"),
-            ("date", "forward", True, "full"),
+        Case(kind, direction, True, tolerance, join_type, skip_nulls=skip_nulls)
+        for kind, direction, tolerance, join_type, skip_nulls in [
+            ("bigint", "nearest", True, "full", True),
+            ("timestamp", "backward", False, "right", True),
+            ("date", "forward", True, "full", ("V",)),  # a list: only V skips nulls
         ]
     ]
 
