@@ -95,3 +95,8 @@ def test_must_fail_models_fail_their_tests(seeded, spark):
         for r in checks
     ]
     assert sorted(got, key=str) == sorted(CHECKS, key=str), got
+    # `dbt show --select <test>` adds its own limit to the test's SQL, which has none
+    (grouped,) = [r.node.name for r in checks if r.failures == 2]
+    shown = seeded.invoke("show", "--select", grouped, "--limit", "5")
+    assert shown.success, seeded.failure_message(shown)
+    assert sorted(row[-1] for row in shown.result.results[0].agate_table.rows) == [1, 1]  # each group's shortfall
