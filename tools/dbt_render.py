@@ -42,9 +42,13 @@ def public_defaults() -> dict[str, dict]:
     found = {}
     literals = {"none": "None", "true": "True", "false": "False"}
     for path in sorted((REPO / "macros").rglob("*.sql")):
-        for name, args in re.findall(r"\{%-?\s*macro\s+([a-z]\w*)\((.*?)\)\s*-?%\}", path.read_text(), re.S):
+        # a generic test `{% test x(...) %}` is the macro test_x to dbt (its flavours: default__test_x, ...)
+        for kind, name, args in re.findall(
+            r"\{%-?\s*(macro|test)\s+([a-z]\w*)\((.*?)\)\s*-?%\}", path.read_text(), re.S
+        ):
             if "__" in name:
                 continue
+            name = f"test_{name}" if kind == "test" else name
             python_args = re.sub(r"\b(none|true|false)\b", lambda m: literals[m.group(1)], args)
             fn = ast.parse(f"def f({python_args}): pass").body[0].args
             names = [a.arg for a in fn.args]

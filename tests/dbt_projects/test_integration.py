@@ -7,6 +7,8 @@ must fail their tests.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 BUILT = ("resource_type:model", "resource_type:snapshot", "resource_type:test", "resource_type:unit_test")
 
 
@@ -55,9 +57,22 @@ def test_integration_project_builds_and_every_test_passes(seeded):
     assert statuses.get("snapshot.temporal_joins_integration_tests.plan_history") == "success"
     assert sum("accepted_values_null_string_cells" in t for t in tests) == 2
     assert sum("no_future_leakage" in t for t in tests) >= 9
+    # the training-set checks on a backward join (integration_tests/models/asof/schema.yml)
+    assert sum("max_staleness" in t for t in tests) == 2 and sum("min_match_rate" in t for t in tests) == 1
 
 
-def test_must_fail_models_fail_their_tests(seeded):
+# leaky_forward_join's failing checks (integration_tests/models/must_fail/schema.yml): (test, failure count, stored
+# rows). max_staleness: group_by values, matched_rows, stale_rows, stale_share, max_share, max_staleness_seconds,
+# bound_seconds; min_match_rate: group_by values, total_rows, matched_rows, match_rate, min_rate, shortfall
+CHECKS = [
+    ("max_staleness", 1, [(2, 1, 1, 1.0, Decimal("0.25"), Decimal("1200.000000"), Decimal("900.000000"))]),
+    ("max_staleness", 1, [(6, 2, 2 / 6, Decimal("0"), Decimal("5400.000000"), Decimal("900.000000"))]),
+    ("min_match_rate", 1, [(9, 6, 6 / 9, Decimal("0.7"), 1)]),
+    ("min_match_rate", 2, [(3, 1, 0, 0.0, Decimal("0.75"), 1), (None, 1, 0, 0.0, Decimal("0.75"), 1)]),
+]
+
+
+def test_must_fail_models_fail_their_tests(seeded, spark):
     result = seeded.invoke("build", "--select", "tag:must_fail")
     statuses = _statuses(result)
     leakage = [v for k, v in statuses.items() if "no_future_leakage" in k]
@@ -79,3 +94,21 @@ def test_must_fail_models_fail_their_tests(seeded):
     # asof_rows_mismatch (the last: a compare_model without some of its columns); the rows and the message
     # these tests return: tests/dbt_projects/test_local_target.py
     assert sorted(rowsets) == ["error", "fail", "fail", "fail"], statuses
+    checks = [
+        r for r in result.result.results if r.node.name.startswith(("temporal_joins_max_", "temporal_joins_min_"))
+    ]
+    assert {str(r.status) for r in checks} == {"fail"}, [(r.node.name, r.status, r.message) for r in checks]
+    got = [
+        (
+            r.node.test_metadata.name,
+            r.failures,
+            sorted((tuple(row) for row in spark.table(r.node.relation_name).collect()), key=str),
+        )
+        for r in checks
+    ]
+    assert sorted(got, key=str) == sorted(CHECKS, key=str), got
+    # `dbt show --select <test>` adds its own limit to the test's SQL, which has none
+    (grouped,) = [r.node.name for r in checks if r.failures == 2]
+    shown = seeded.invoke("show", "--select", grouped, "--limit", "5")
+    assert shown.success, seeded.failure_message(shown)
+    assert sorted(row[-1] for row in shown.result.results[0].agate_table.rows) == [1, 1]  # each group's shortfall

@@ -35,6 +35,7 @@ from collections import Counter
 
 import pandas as pd
 import pytest
+from helpers import check_cases as cc
 from helpers.asof_cases import (
     KINDS,
     LEFT_COLS,
@@ -62,7 +63,7 @@ from helpers.window_cases import compare as window_compare
 from helpers.window_cases import generate as window_generate
 from helpers.window_cases import output_names as window_output_names
 
-from tools.dbt_render import public_defaults
+from tools.dbt_render import PACKAGE_ONLY, Renderer, public_defaults
 from tools.hive import HiveError
 from tools.hiveql import parse_hive
 
@@ -711,3 +712,29 @@ def test_window_aggregate_on_hive_matches_the_band_join(spark, hive_window, wind
         compared += got.values
     assert not failures, "\n".join(failures[:10])
     assert compared > 0
+
+
+# --------------------------------------------------------------------------- max_staleness, min_match_rate on Hive
+
+
+def test_training_set_checks_on_hive_match_the_oracle(spark, hive):
+    """The Hive flavours of the generic tests max_staleness and min_match_rate over the Spark suite's tables
+    (tests/helpers/check_cases.py; tests/dbt_projects/test_training_set_checks.py), all calls in one Hive
+    query, against the same oracle: every kind's staleness, every grouping of min_match_rate, the empty table."""
+    data = {cc.TABLE: cc.generate(seed=54), cc.EMPTY_TABLE: []}
+    for table, rows in data.items():
+        hive.create_table(table, cc.column_types(), cc.typed_rows(rows))
+    calls = cc.calls()
+    by_id = {c.id: c for c in calls}
+    renderer = Renderer(PACKAGE_ONLY, columns={table: cc.column_types() for table in data})
+    statements = renderer.render([c.render_call("hive__") for c in calls])
+    parse_first(spark, statements)
+    _, rows = hive.fetch(cc.batch_sql(statements, by_id))
+    texts = {call_id: [] for call_id in statements}
+    for cfg, text in rows:
+        texts[list(statements)[cfg]].append(text)
+    failures = []
+    for call_id, got in texts.items():
+        call = by_id[call_id]
+        failures += cc.mismatches(call, cc.oracle(call, data[call.table]), got)
+    assert not failures, "\n".join(failures[:5])

@@ -44,6 +44,14 @@ COLUMNS = {
     # dates
     "days": [("id", "bigint"), ("day", "date"), ("label", "string")],
     "rates": [("id", "bigint"), ("rate_day", "date"), ("rate", "decimal(9,4)")],
+    # a joined model (the generic tests max_staleness, min_match_rate)
+    "training_set": [
+        ("id", "bigint"),
+        ("segment", "string"),
+        ("label_time", "timestamp"),
+        ("f_feature_time", "timestamp"),
+        ("f_score", "double"),
+    ],
 }
 
 
@@ -173,6 +181,20 @@ def _variants() -> dict[str, tuple[str, dict]]:
     out["window_aggregate-union-bigint"] = (
         "window_aggregate",
         dict(RANGE_BIGINT, windows=[10, 100], aggregates={"bid": ["min", "max"]}, strategy="union"),
+    )
+    # the generic tests max_staleness and min_match_rate (test_<name>, as dbt names them), timestamps and bigint
+    trained = dict(model=rel("training_set"), left_time="label_time", right_time="f_feature_time")
+    out["test_max_staleness"] = (
+        "test_max_staleness",
+        dict(trained, bound="7 days", max_share=0.05, group_by="segment"),
+    )
+    out["test_max_staleness-bigint"] = (
+        "test_max_staleness",
+        dict(model=rel("ranges"), left_time="hi", right_time="lo", bound=5),
+    )
+    out["test_min_match_rate"] = (
+        "test_min_match_rate",
+        dict(model=rel("training_set"), right_time="f_score", min_rate=0.9, group_by=["segment"]),
     )
     return out
 
