@@ -9,7 +9,7 @@
 {#-
   The plan: the spec's fields plus
     dialect       the dialect table (argument dialect_table, _dialect.sql): the SQL calls its fragments
-    strategy      union, exploding or broadcast (auto chosen here)
+    strategy      union, exploding, broadcast or native (auto chosen here; native checked: _asof_native_plan.sql)
     time_ranges   none, or the ranges of time a union's window runs in (keyless: _asof_time_ranges; a hot
                   key's: _asof_hot_ranges)
     left_carried  {lowercase left column: event column}: what the union carries unpacked (_asof_left_carried)
@@ -24,6 +24,8 @@
   {%- if strategy == 'auto' -%}
     {%- set strategy = temporal_joins._tj_auto_strategy(macro_name, spec.left_info, spec.by) -%}
   {%- endif -%}
+  {#- Spark SQL's ASOF JOIN: where it cannot give these rows, an error naming the way out -#}
+  {%- if strategy == 'native' -%}{%- do temporal_joins._asof_native_check(spec, dialect_table) -%}{%- endif -%}
 
   {#- union without keys: ranges of time, so the window is not one partition. Not with skip_nulls: a range's
       carried candidate is one whole row, where skip_nulls needs one per column -#}

@@ -20,7 +20,7 @@
   {%- set join_type = temporal_joins._tj_choice(macro_name=macro_name, argument='join_type', value=join_type,
                                                 allowed=['left', 'inner']) -%}
   {%- set strategy = temporal_joins._tj_choice(macro_name=macro_name, argument='strategy', value=strategy,
-                                               allowed=['auto', 'union', 'exploding', 'broadcast']) -%}
+                                               allowed=['auto', 'union', 'exploding', 'broadcast', 'native']) -%}
   {%- set entry = temporal_joins._asof_entry(scope=macro_name, left_info=left_info, left_time=left_time,
         right_info=base.right_info, pairs=pairs, prefix=base.prefix, right_time=right_time, direction=direction,
         allow_exact_matches=allow_exact_matches, tolerance=tolerance, columns=columns, order_by=order_by,

@@ -65,6 +65,10 @@ KEYLESS = (
     ]
 )
 KEYLESS_RANGES = 7
+# strategy='native' (Spark SQL's ASOF JOIN, Spark 4.3 and later): every config of CASES it runs (keys, backward or
+# forward, left or inner, no skip_nulls; the others are compile errors, tests/asof/test_asof_join_errors.py)
+NATIVE_CASES = [c for c in CASES if c.direction != "nearest" and not c.skip_nulls]
+NATIVE_SETTING = "spark.sql.join.asofJoin.enabled"
 # the union's columns form (a running last per right column; the null flags folded into timestamp and date times,
 # a mask of their own beside bigint and double ones) for the suite's five right columns
 COLUMNS_FORM = {"temporal_joins_union_columns_max": 8}
@@ -78,7 +82,7 @@ def needed(kept_items) -> dict[str, set]:
     def kept(function: str) -> list[dict]:
         return [item.callspec.params for item in kept_items.get(function, [])]
 
-    out = {"rendered": set(), "hot": set(), "keyless": set(), "kinds": set()}
+    out = {"rendered": set(), "hot": set(), "keyless": set(), "native": set(), "kinds": set()}
 
     def add(fixture: str, prefix: str, cases) -> None:
         for case in cases:
@@ -87,6 +91,8 @@ def needed(kept_items) -> dict[str, set]:
 
     for p in kept("test_matches_oracle"):
         add("rendered", f"{p['flavour']}|{p['strategy']}|", [c for c in CASES if c.kind == p["kind"]])
+    for p in kept("test_native_matches_oracle"):
+        add("native", "", [c for c in NATIVE_CASES if c.kind == p["kind"]])
     for p in kept("test_hot_keys_split_into_ranges_of_time_match_oracle"):
         add("hot", "", [c for c in CASES if c.kind == p["kind"]])
     for p in kept("test_without_keys_union_over_ranges_of_time_matches_oracle"):
@@ -177,10 +183,10 @@ def test_matches_oracle(spark, inputs, expected, rendered, flavour, strategy, ki
     _check_kind(spark, inputs, expected, kind, lambda case: rendered[f"{flavour}|{strategy}|{case.name}"], ansi)
 
 
-def _check_kind(spark, inputs, expected_of, kind, sql_of, ansi):
+def _check_kind(spark, inputs, expected_of, kind, sql_of, ansi, configs=CASES):
     """Every config of the kind (sql_of(case): its SQL) equals the oracle, in one query."""
     left, right = inputs[kind]
-    cases = [c for c in CASES if c.kind == kind]
+    cases = [c for c in configs if c.kind == kind]
     expected = [expected_of(case) for case in cases]
     # every case of the kind in one query (a case column tells their rows apart): the inputs are
     # small, so one query per case would mostly time Spark's planning and scheduling
@@ -241,6 +247,44 @@ def test_hot_keys_split_into_ranges_of_time_match_oracle(spark, inputs, expected
     if not split:
         return  # the same SQL as test_matches_oracle's union, which runs it
     _check_kind(spark, inputs, expected, kind, lambda case: rendered_hot[case.name], KINDS.index(kind) % 2 == 0)
+
+
+@pytest.fixture(scope="module")
+def native_setting(spark):
+    """The session's ASOF JOIN setting on while the native items render (their plan reads it) and run."""
+    saved = spark.conf.get(NATIVE_SETTING, None)
+    spark.conf.set(NATIVE_SETTING, "true")
+    yield
+    if saved is None:
+        spark.conf.unset(NATIVE_SETTING)
+    else:
+        spark.conf.set(NATIVE_SETTING, saved)
+
+
+@pytest.fixture(scope="module")
+def rendered_native(dbt, inputs, needed, native_setting):
+    calls = [
+        {"id": case.name, "macro": "asof_join", "kwargs": {**case.kwargs(SCHEMA), "strategy": "native"}}
+        for case in NATIVE_CASES
+        if case.name in needed["native"]
+    ]
+    return dbt.render(calls) if calls else {}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_native_matches_oracle(spark, inputs, expected, rendered_native, kind):
+    """Spark SQL's ASOF JOIN (strategy='native') gives the oracle's rows: NaN and null times and keys, ties cut
+    by order_by (or any tied row without), tolerance in ON, under both ANSI modes (alternating by kind)."""
+    assert all(" asof join (" in rendered_native[c.name] for c in NATIVE_CASES if c.kind == kind)
+    _check_kind(
+        spark,
+        inputs,
+        expected,
+        kind,
+        lambda case: rendered_native[case.name],
+        KINDS.index(kind) % 2 == 1,
+        configs=NATIVE_CASES,
+    )
 
 
 @pytest.fixture(scope="module")

@@ -159,7 +159,19 @@ def _calls() -> list[dict]:
     return calls
 
 
-CALLS = _calls()
+CALLS = _calls() + [
+    # Spark SQL's ASOF JOIN: the Spark flavour only (Hive has none); compile queries off, so the setting is not read
+    {
+        "id": "spark-asof_join-native-forward-exclusive-tolerance",
+        "macro": "asof_join",
+        "kwargs": dict(ASOF, strategy="native", direction="forward", allow_exact_matches=False, tolerance="90 minutes"),
+    },
+    {
+        "id": "spark-asof_join-native-order_by-inner-bigint",
+        "macro": "asof_join",
+        "kwargs": dict(ASOF_BIGINT, strategy="native", order_by="ask", join_type="inner"),
+    },
+]
 
 
 @pytest.fixture(scope="module")
