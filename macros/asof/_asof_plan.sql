@@ -34,8 +34,9 @@
     {%- set time_ranges = temporal_joins._asof_time_ranges(macro_name=macro_name, left_info=spec.left_info,
           left_time=spec.left_time, right_info=spec.right_info, right_time=spec.right_time) -%}
   {%- endif -%}
-  {#- union with keys: a hot key's rows over ranges of time, so one key is not one task -#}
-  {%- if strategy == 'union' and spec.by and not spec.skip_nulls -%}
+  {#- union with keys: a hot key's rows over ranges of time, so one key is not one task (not with null-safe keys:
+      a null key is never found hot, nor a hot key's rows told apart from a null key's) -#}
+  {%- if strategy == 'union' and spec.by and not spec.skip_nulls and true not in spec.null_safe.values() -%}
     {%- set time_ranges = temporal_joins._asof_hot_ranges(macro_name=macro_name, left_info=spec.left_info,
           left_time=spec.left_time, right_info=spec.right_info, right_time=spec.right_time, pairs=spec.by) -%}
   {%- endif -%}

@@ -42,7 +42,18 @@ FLAVOURS = ("asof_join", "hive__asof_join")
 
 # Half of the 24 configs per kind (asof_cases.HALVES), every one across the kinds: kinds 0-1 take one
 # half, 2-3 the other, so with the ANSI mode alternating by kind each half runs under both modes
-CASES = covering_cases(half_of=lambda kind_index: kind_index // 2)
+CASES = covering_cases(half_of=lambda kind_index: kind_index // 2) + [
+    # null_safe_keys=True (a null key matches a null key): one config per kind, every direction across them
+    Case(
+        kind,
+        ("backward", "forward", "nearest", "forward")[i],
+        i % 2 == 0,
+        i in (1, 2),
+        ("left", "inner")[i // 2],
+        null_safe=True,
+    )
+    for i, kind in enumerate(KINDS)
+]
 
 
 # Without keys: every direction and exactness per kind; every (tolerance, exactness) pair
@@ -237,11 +248,11 @@ def test_hot_keys_split_into_ranges_of_time_match_oracle(spark, inputs, expected
     keys left whole beside them, equal the oracle under both ANSI modes (alternating by kind)."""
     cases = [case for case in CASES if case.kind == kind]
     # floating-point keys are never split: -0.0 and 0.0 (NaN and NaN) are one key but may hash apart; nor with
-    # skip_nulls (a range carries one whole row, where skip_nulls needs a row per column)
+    # skip_nulls (a range carries one whole row, where skip_nulls needs a row per column), nor null-safe keys
     split = key_type(kind) != "double"
     assert all(
         ("partition by tj__k0, tj__trange" in rendered_hot[c.name] and "MAPJOIN(tj__carry)" in rendered_hot[c.name])
-        == (split and not c.skip_nulls)
+        == (split and not c.skip_nulls and not c.null_safe)
         for c in cases
     )
     if not split:

@@ -50,6 +50,21 @@ CASES = [
         ["asof_join", "`by`", "one or more key columns when strategy is broadcast", "Received: []"],
     ),
     (
+        "null_safe_keys_not_a_key",
+        dict(BASE, null_safe_keys=["id", "label"]),
+        [
+            "asof_join",
+            "`null_safe_keys`: `label` is not a left key of `by`",
+            "Allowed: true, false, or a list of left key names of `by` (id)",
+            "Received: 'label'",
+        ],
+    ),
+    (
+        "null_safe_keys_type",
+        dict(BASE, null_safe_keys=1),
+        ["asof_join", "`null_safe_keys`", "true, false, or a list of left key names of `by` (id)", "Received: 1"],
+    ),
+    (
         "missing_left_time",
         dict(REFS, right_time="feature_time", by="id"),
         ["asof_join", "`left_time`", "required", "none"],

@@ -89,6 +89,18 @@ CASES = (
         for k, kind in enumerate(KINDS)
         for d, direction in enumerate(("backward", "forward", "nearest"))
     ]
+    + [
+        # null_safe_keys (`<=>`: a null key matches a null key): one per kind, so each strategy runs one on Hive
+        Case(
+            kind,
+            ("backward", "forward", "nearest", "forward")[k],
+            k % 2 == 0,
+            k in (1, 2),
+            ("left", "inner")[k // 2],
+            null_safe=True,
+        )
+        for k, kind in enumerate(KINDS)
+    ]
 )
 # one kind per (strategy, configuration), turning through the kinds
 ON_HIVE = {

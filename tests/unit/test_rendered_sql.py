@@ -166,6 +166,18 @@ CALLS = _calls() + [
         "macro": "asof_join",
         "kwargs": dict(ASOF, strategy="native", direction="forward", allow_exact_matches=False, tolerance="90 minutes"),
     },
+    # null_safe_keys: a null key matches a null key (`<=>`; the union keeps right rows with a null key)
+    {"id": "spark-asof_join-union-null_safe_keys", "macro": "asof_join", "kwargs": dict(ASOF, null_safe_keys=True)},
+    {
+        "id": "hive-asof_join-broadcast-null_safe_keys-list",
+        "macro": "hive__asof_join",
+        "kwargs": dict(ASOF, strategy="broadcast", null_safe_keys=["id"]),
+    },
+    {
+        "id": "spark-asof_join-native-null_safe_keys",
+        "macro": "asof_join",
+        "kwargs": dict(ASOF_BIGINT, strategy="native", null_safe_keys=True),
+    },
     {
         "id": "spark-asof_join-native-order_by-inner-bigint",
         "macro": "asof_join",

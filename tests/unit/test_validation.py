@@ -105,3 +105,20 @@ def test_right_output_columns_default_order_and_collision():
 def test_a_negative_tolerance_says_direction_picks_the_side(value, kind):
     message = _message(v.distance, "asof_join", "tolerance", value, kind)
     assert "a tolerance is non-negative; `direction` says on which side of left_time to look" in message
+
+
+def test_null_safe_keys_forms_and_errors():
+    """null_safe_keys as the macro's _asof_null_safe reads it: per `by` pair whether it compares null-safe, and the
+    same message for a name that is no left key (tests/asof/test_asof_join_errors.py holds the macro's)."""
+    from temporal_joins.asof.spec import _null_safe
+
+    pairs = (("id", "id"), ("Region", "area"))
+    assert _null_safe("asof_join", pairs, False) == (False, False)
+    assert _null_safe("asof_join", pairs, True) == (True, True)
+    assert _null_safe("asof_join", pairs, ["region"]) == (False, True)
+    assert _null_safe("asof_join", pairs, "id") == (True, False)
+    assert _message(_null_safe, "asof_join", (("id", "id"),), ["id", "label"]) == (
+        "temporal_joins.asof_join: invalid argument `null_safe_keys`: `label` is not a left key of `by`. "
+        "Allowed: true, false, or a list of left key names of `by` (id). Received: 'label'."
+    )
+    assert "Received: 1." in _message(_null_safe, "asof_join", pairs, 1)

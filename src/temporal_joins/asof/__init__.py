@@ -85,6 +85,7 @@ def asof_join(
     order_by=D["order_by"],
     engine: str = D["engine"],
     skip_nulls: bool = D["skip_nulls"],
+    null_safe_keys=D["null_safe_keys"],
 ) -> DataFrame:
     """Point-in-time (as-of) join of two Spark DataFrames.
 
@@ -102,7 +103,7 @@ def asof_join(
     by : str, list or dict, default ()
         Key columns with the same name on both sides (``'id'``, ``['a', 'b']``), left ->
         right pairs (``[['user_id', 'customer_id']]``, ``{'user_id': 'customer_id'}``),
-        or empty for no keys. Null keys never match.
+        or empty for no keys. Null keys never match (but see ``null_safe_keys``).
     direction : {'backward', 'forward', 'nearest'}, default 'backward'
         ``backward``: the greatest ``right_time <= left_time``; ``forward``: the smallest
         ``right_time >= left_time``; ``nearest``: the smaller distance, the backward row on
@@ -144,6 +145,11 @@ def asof_join(
         for sparse update tables), under the same direction, exactness, tolerance and ties;
         the time comes from the best candidate. Every engine but ``native`` (Spark's operator
         keeps whole rows) takes it; ``union`` without keys and the hot-key split do not apply.
+    null_safe_keys : bool or list of str, default False
+        False: a null key matches nothing. True: every ``by`` pair compares null-safe (a null
+        key matches a null key, SQL's ``<=>``, DuckDB's ``IS NOT DISTINCT FROM``); a list of
+        left key names: those pairs. Every engine but ``arrow`` (which ``auto`` takes only
+        without keys); the hot-key split does not apply.
 
     Returns
     -------
@@ -196,6 +202,7 @@ def asof_join(
         order_by=order_by,
         engine=engine,
         skip_nulls=skip_nulls,
+        null_safe_keys=null_safe_keys,
     )
     _spark_version.check(s.macro, left_df, s.engine, ENGINES, NativeAsOfUnavailable)
     if s.skip_nulls and s.engine == "native":
@@ -203,6 +210,13 @@ def asof_join(
             s.macro,
             "engine",
             "auto, arrow, broadcast, union with skip_nulls (Spark's SortMergeAsOfJoin keeps whole rows)",
+            s.engine,
+        )
+    if s.any_null_safe() and s.engine == "arrow":
+        v.fail(
+            s.macro,
+            "engine",
+            "auto, broadcast, native, union with null_safe_keys (arrow merges the keys that are not null)",
             s.engine,
         )
     if s.engine == "broadcast" or (s.engine == "auto" and broadcast_fits(left_df, s)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from pyspark.sql import DataFrame
+from pyspark.sql import Column, DataFrame
 from pyspark.sql import types as T
 
 from temporal_joins import _validation as v
@@ -36,6 +36,18 @@ class AsofSpec:
     engine: str
     macro: str = MACRO  # the macro errors name (a v.Scope for an entry of asof_join_many)
     skip_nulls: bool = False  # each right column from the best candidate where it is not null
+    null_safe: tuple[bool, ...] = ()  # per `by` pair: a null key matches a null key (null_safe_keys)
+
+    def null_safe_key(self, i: int) -> bool:
+        """Whether key pair i compares null-safe."""
+        return bool(self.null_safe) and self.null_safe[i]
+
+    def any_null_safe(self) -> bool:
+        return any(self.null_safe)
+
+    def key_equals(self, i: int, left: Column, right: Column) -> Column:
+        """Key pair i's equality: ``==``, or null-safe (``<=>``) per null_safe_keys."""
+        return left.eqNullSafe(right) if self.null_safe_key(i) else left == right
 
     def skipped(self) -> list[int]:
         """With skip_nulls, the indexes of the right columns that take their own latest non-null value (all but
@@ -70,6 +82,7 @@ def build_spec(
     macro: str = MACRO,
     engines: tuple[str, ...] = ENGINES,
     skip_nulls=False,
+    null_safe_keys=False,
 ) -> AsofSpec:
     """Check every argument as the macro does and return the spec; raises ValueError. macro: the
     name errors give (a v.Scope names an entry of asof_join_many's `rights`); engines: the allowed engines."""
@@ -92,6 +105,8 @@ def build_spec(
         (v.find_column(macro, "by", left_cols, "left", left), v.find_column(macro, "by", right_cols, "right", right))
         for left, right in v.by_pairs(macro, by)
     )
+
+    null_safe = _null_safe(macro, pairs, null_safe_keys)
 
     left_type, right_type = left_df.schema[left_time].dataType, right_df.schema[right_time].dataType
     kind = v.common_time_kind(macro, left_time, left_type.simpleString(), right_time, right_type.simpleString())
@@ -117,4 +132,22 @@ def build_spec(
         engine=engine,
         macro=macro,
         skip_nulls=skip_nulls,
+        null_safe=null_safe,
     )
+
+
+def _null_safe(macro, pairs, value) -> tuple[bool, ...]:
+    """null_safe_keys: False, True (every pair) or left key names of `by` (those pairs); per pair whether it compares
+    null-safe. The macro's _asof_null_safe."""
+    names = [left.lower() for left, _ in pairs]
+    if value is True or value is False:
+        return tuple(value for _ in pairs)
+    allowed = "true, false, or a list of left key names of `by` (" + (", ".join(names) or "none") + ")"
+    if value is None or isinstance(value, (int, float, dict)):
+        v.fail(macro, "null_safe_keys", allowed, value)
+    chosen = set()
+    for name in v.identifier_list(macro, "null_safe_keys", value):
+        if name.lower() not in names:
+            v.fail(macro, "null_safe_keys", allowed, name, f"`{name}` is not a left key of `by`")
+        chosen.add(name.lower())
+    return tuple(n in chosen for n in names)
