@@ -43,7 +43,7 @@
 {% macro _asof_candidate_conditions(entry, lt, rt, keys) %}
   {%- set on = [] -%}
   {%- for pair in keys -%}
-    {%- do on.append(temporal_joins._asof_key_equals(entry, loop.index0, pair[0], pair[1])) -%}
+    {%- do on.append(temporal_joins._asof_key_equals(entry=entry, k=loop.index0, left=pair[0], right=pair[1])) -%}
   {%- endfor -%}
   {%- set strict = not entry.allow_exact_matches -%}
   {%- if entry.direction == 'backward' -%}

@@ -18,8 +18,8 @@
                                                  join=true) -%}
   {%- set on = [] -%}
   {%- for pair in keys -%}
-    {%- do on.append(temporal_joins._asof_key_equals(plan, loop.index0, 'tj__left.tj__k' ~ loop.index0,
-                                                     'tj__right.tj__k' ~ loop.index0)) -%}
+    {%- do on.append(temporal_joins._asof_key_equals(entry=plan, k=loop.index0, left='tj__left.tj__k' ~ loop.index0,
+                                                     right='tj__right.tj__k' ~ loop.index0)) -%}
   {%- endfor -%}
   {%- set strict = not plan.allow_exact_matches -%}
   {%- if plan.direction == 'backward' -%}
@@ -34,7 +34,8 @@
   {%- set right_t = plan.dialect.time_value('tj__rsrc.' ~ temporal_joins._tj_q(plan.right_time), plan.right_nan) -%}
   {%- set valid = [right_t ~ ' is not null'] -%}
   {%- for pair in keys -%}
-    {%- if not temporal_joins._asof_null_safe_key(plan, loop.index0) -%}{%- do valid.append(pair[1] ~ ' is not null') -%}
+    {%- if not temporal_joins._asof_null_safe_key(plan, loop.index0) -%}
+      {%- do valid.append(pair[1] ~ ' is not null') -%}
     {%- endif -%}
   {%- endfor -%}
   {%- set valid = valid + temporal_joins._asof_prune_conditions(plan, plan,
