@@ -315,3 +315,31 @@ def test_a_model_name_without_ref_is_pointed_at_ref(seeded):
         "{{ temporal_joins.asof_join('asof_labels', ref('asof_features'), 'label_time', 'feature_time', by='id') }}"
     )
     assert cte.success, seeded.failure_message(cte)
+
+
+# On Spark (the `seeded` fixture): a model's pre_hook exists only while a node compiles (`dbt compile --inline`).
+def test_native_strategy_takes_the_setting_from_the_models_pre_hook(seeded, spark):
+    """With the setting off in the session, native compiles when the model's pre_hook sets it (a pre_hook runs after
+    the model compiles, before its query) and is an error naming the pre_hook without one; before Spark 4.3 (the
+    setting unknown) it is an error naming the version either way."""
+    key = "spark.sql.join.asofJoin.enabled"
+    call = (
+        "{{ temporal_joins.asof_join(ref('asof_labels'), ref('asof_features'), 'label_time', 'feature_time', "
+        "by='id', strategy='native') }}"
+    )
+    hook = "{{ config(pre_hook='set " + key + "=true') }}\n"
+    saved = spark.conf.get(key, None)
+    if saved is not None:
+        spark.conf.unset(key)
+    try:
+        plain, hooked = seeded.compile_inline(call), seeded.compile_inline(hook + call)
+    finally:
+        if saved is not None:
+            spark.conf.set(key, saved)
+    if tuple(int(p) for p in spark.version.split(".")[:2]) < (4, 3):
+        for result in (plain, hooked):
+            assert not result.success and "native needs Spark 4.3 or later" in seeded.failure_message(result)
+        return
+    assert not plain.success
+    assert 'e.g. config(pre_hook="set spark.sql.join.asofJoin.enabled=true")' in seeded.failure_message(plain)
+    assert hooked.success, seeded.failure_message(hooked)
