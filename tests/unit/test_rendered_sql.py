@@ -174,6 +174,16 @@ CALLS = _calls() + [
         "kwargs": dict(ASOF, strategy="broadcast", null_safe_keys=["id"]),
     },
     {
+        "id": "spark-asof_join_many-union-null_safe_keys",
+        "macro": "asof_join_many",
+        "kwargs": dict(
+            left=rel("labels"),
+            left_time="label_time",
+            rights=[PLANS, dict(FEATURES, null_safe_keys=True)],
+            strategy="union",
+        ),
+    },
+    {
         "id": "spark-asof_join-native-null_safe_keys",
         "macro": "asof_join",
         "kwargs": dict(ASOF_BIGINT, strategy="native", null_safe_keys=True),
