@@ -76,7 +76,9 @@ class Contender:
 
 
 # ---------------------------------------------------------------- ours (dbt macro SQL)
-OUR_STRATEGIES = ("auto", "union", "exploding", "broadcast")
+OUR_STRATEGIES = ("auto", "union", "exploding", "broadcast", "native")
+# keyed scenarios only: broadcast (unkeyed it would be a nested loop); native (Spark SQL's ASOF JOIN) refuses no keys
+KEYED_STRATEGIES = ("broadcast", "native")
 
 
 def auto_stats_call(call_id: str, relation: str, keys: list[str], rows: int) -> dict:
@@ -128,8 +130,8 @@ def render_calls(
     calls = [auto_stats_call("auto_stats:keyed", left, ["id"], left_rows)]
     for strategy in OUR_STRATEGIES:
         for keyed in (True, False):
-            if strategy == "broadcast" and not keyed:
-                continue  # broadcast needs keys (unkeyed it would be a nested loop)
+            if strategy in KEYED_STRATEGIES and not keyed:
+                continue
             calls.append(
                 {
                     "id": f"{strategy}:{'keyed' if keyed else 'nokey'}",
@@ -159,7 +161,17 @@ def render_with_dbt(calls: list[dict], scratch: Path | None = None, dbt_vars: di
     """Render macro calls through dbt in-process: {id: sql}. On one parse of the package's macros per process
     (tools.dbt_render.Renderer): a scenario renders once per union variant, each a run-operation, not a parse."""
     scratch = scratch or Path(tempfile.mkdtemp(prefix="tj_bench_dbt_"))
-    return dbt_render.Renderer(dbt_render.PACKAGE_ONLY, dbt_vars=dbt_vars, scratch=scratch, engine=True).render(calls)
+    # strategy='native' reads spark.sql.join.asofJoin.enabled while compiling, which each run sets for itself
+    # (run.spark_settings): its calls render without compile-time queries (it has no other)
+    native = [c for c in calls if c["kwargs"].get("strategy") == "native"]
+    rest = [c for c in calls if c not in native]
+    out = {}
+    for batch, extra in ((rest, {}), (native, {"temporal_joins_compile_queries": False})):
+        if batch:
+            render_vars = {**(dbt_vars or {}), **extra} or None
+            renderer = dbt_render.Renderer(dbt_render.PACKAGE_ONLY, dbt_vars=render_vars, scratch=scratch, engine=True)
+            out.update(renderer.render(batch))
+    return out
 
 
 @dataclass(frozen=True)
@@ -247,8 +259,10 @@ def ours(sqls: dict[str, str]) -> list[Contender]:
             if strategy in ("auto", "union")
             else "asof_join macro SQL rendered by dbt"
         )
+        if strategy == "native":
+            note = "asof_join strategy='native' rendered by dbt: Spark SQL's ASOF JOIN, spark.sql.join.asofJoin.enabled"
         label = "ours auto (default)" if strategy == "auto" else f"ours {strategy}"
-        found.append((label, _sql_builder(sqls, strategy), note, strategy == "broadcast"))
+        found.append((label, _sql_builder(sqls, strategy), note, strategy in KEYED_STRATEGIES))
     skip = [
         Contender(
             "ours auto (skip_nulls)",

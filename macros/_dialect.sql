@@ -41,7 +41,8 @@
              'epoch': temporal_joins.hive__tj_epoch,
              'copies': temporal_joins.hive__tj_copies,
              'expands_struct': temporal_joins.hive__tj_expands_struct,
-             'cores_query': temporal_joins.hive__tj_cores_query}) }}
+             'cores_query': temporal_joins.hive__tj_cores_query,
+             'native_asof_query': temporal_joins.hive__tj_native_asof_query}) }}
 {% endmacro %}
 
 {#- {'name': name, fragment: the macro adapter.dispatch resolves tj_<fragment> to}. -#}
@@ -61,7 +62,8 @@
              'epoch': adapter.dispatch('tj_epoch', 'temporal_joins'),
              'copies': adapter.dispatch('tj_copies', 'temporal_joins'),
              'expands_struct': adapter.dispatch('tj_expands_struct', 'temporal_joins'),
-             'cores_query': adapter.dispatch('tj_cores_query', 'temporal_joins')}) }}
+             'cores_query': adapter.dispatch('tj_cores_query', 'temporal_joins'),
+             'native_asof_query': adapter.dispatch('tj_native_asof_query', 'temporal_joins')}) }}
 {% endmacro %}
 
 {#- Running "last non-null value": Hive 2.3's parser has no IGNORE NULLS keyword. -#}
@@ -387,3 +389,10 @@
   {{ return('select max(tj__slice) + 1 from (select spark_partition_id() as tj__slice from range(0, 65536)) s') }}
 {% endmacro %}
 {% macro hive__tj_cores_query() %}{{ return(none) }}{% endmacro %}
+
+{#- asof_join's strategy='native' (ASOF JOIN): a statement whose 2nd column is the setting (`<undefined>` before
+    Spark 4.3); none where the dialect has no ASOF JOIN (Hive). -#}
+{% macro tj_native_asof_query() %}
+  {{ return(adapter.dispatch('tj_native_asof_query', 'temporal_joins')()) }}{% endmacro %}
+{% macro default__tj_native_asof_query() %}{{ return('set spark.sql.join.asofJoin.enabled') }}{% endmacro %}
+{% macro hive__tj_native_asof_query() %}{{ return(none) }}{% endmacro %}

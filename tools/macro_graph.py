@@ -36,7 +36,7 @@ ALLOWED_CALLS = {
     "core": {"core"},
 }
 # the dialect table's entries that answer a question (the rest render SQL): read in the plan layer only
-CAPABILITIES = ("flat_rows", "run_time_scalars", "expands_struct", "cores_query")
+CAPABILITIES = ("flat_rows", "run_time_scalars", "expands_struct", "cores_query", "native_asof_query")
 MAX_POSITIONAL = 3
 
 _MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)\s*\((.*?)\)\s*-?%\}", re.S)

@@ -25,6 +25,16 @@
   {{ return(out) }}
 {% endmacro %}
 
+{#- Whether key pair k of an entry (`by` order) compares null-safe: a null key matches a null key (null_safe_keys). -#}
+{% macro _asof_null_safe_key(entry, k) %}
+  {{ return((entry.null_safe or {}).get(entry.by[k][0] | lower, false)) }}
+{% endmacro %}
+
+{#- Key pair k's equality: `=`, or `<=>` where it is null-safe (both dialects have it). -#}
+{% macro _asof_key_equals(entry, k, left, right) %}
+  {{ return(left ~ (' <=> ' if temporal_joins._asof_null_safe_key(entry, k) else ' = ') ~ right) }}
+{% endmacro %}
+
 {#-
   The join predicate of the candidate-based strategies (exploding, broadcast): equal keys,
   the time on the allowed side (strict without exact matches), within the tolerance.
@@ -32,7 +42,9 @@
 -#}
 {% macro _asof_candidate_conditions(entry, lt, rt, keys) %}
   {%- set on = [] -%}
-  {%- for pair in keys -%}{%- do on.append(pair[0] ~ ' = ' ~ pair[1]) -%}{%- endfor -%}
+  {%- for pair in keys -%}
+    {%- do on.append(temporal_joins._asof_key_equals(entry=entry, k=loop.index0, left=pair[0], right=pair[1])) -%}
+  {%- endfor -%}
   {%- set strict = not entry.allow_exact_matches -%}
   {%- if entry.direction == 'backward' -%}
     {%- do on.append(rt ~ (' < ' if strict else ' <= ') ~ lt) -%}

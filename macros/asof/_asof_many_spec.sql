@@ -7,7 +7,7 @@
 {#- Each entry's defaults: asof_join's (tests/asof/test_asof_join_many_errors.py holds them equal to its signature). -#}
 {% macro _asof_many_entry_defaults() %}
   {{ return({'by': [], 'direction': 'backward', 'allow_exact_matches': true, 'tolerance': none,
-             'columns': none, 'prefix': '', 'order_by': none, 'skip_nulls': false}) }}
+             'columns': none, 'prefix': '', 'order_by': none, 'skip_nulls': false, 'null_safe_keys': false}) }}
 {% endmacro %}
 
 {#- The spec: macro, left (sql), left_info, left_columns, left_time, join_type, strategy (as given) and entries
@@ -58,7 +58,8 @@
     {%- set entry = temporal_joins._asof_entry(scope=scope, left_info=left_info, left_time=left_time,
           right_info=right_info, pairs=pairs, prefix=prefix, right_time=args.get('right_time'),
           direction=args.direction, allow_exact_matches=args.allow_exact_matches, tolerance=args.tolerance,
-          columns=args.columns, order_by=args.order_by, skip_nulls=args.skip_nulls) -%}
+          columns=args.columns, order_by=args.order_by, skip_nulls=args.skip_nulls,
+          null_safe_keys=args.null_safe_keys) -%}
     {%- if strategy == 'broadcast' -%}
       {{ temporal_joins._asof_broadcast_check(scope=scope, macro_name=macro_name, left_info=left_info, pairs=pairs,
                                               by=args.by) }}

@@ -9,7 +9,7 @@
 {#-
   The plan: the spec's fields plus
     dialect       the dialect table (argument dialect_table, _dialect.sql): the SQL calls its fragments
-    strategy      union, exploding or broadcast (auto chosen here)
+    strategy      union, exploding, broadcast or native (auto chosen here; native checked: _asof_native_plan.sql)
     time_ranges   none, or the ranges of time a union's window runs in (keyless: _asof_time_ranges; a hot
                   key's: _asof_hot_ranges)
     left_carried  {lowercase left column: event column}: what the union carries unpacked (_asof_left_carried)
@@ -26,7 +26,7 @@
     {%- set strategy = runs[0] -%}
   {%- elif strategy == 'auto' -%}
     {%- set strategy = temporal_joins._tj_auto_strategy(macro_name, spec.left_info, spec.by) -%}
-  {%- elif strategy not in runs -%}
+  {%- elif strategy not in runs and strategy != 'native' -%}  {#- native: _asof_native_check says why -#}
     {{ temporal_joins._tj_fail(macro_name=macro_name, argument='strategy',
          detail=strategy ~ ' cannot run join_type ' ~ spec.join_type
                 ~ (' (only the union strategy tells which right rows no left row matched)'
@@ -41,6 +41,8 @@
                  ~ spec.join_type ~ ' (the unmatched right rows get a typed null per left column)',
          received=spec.left) }}
   {%- endif -%}
+  {#- Spark SQL's ASOF JOIN: where it cannot give these rows, an error naming the way out -#}
+  {%- if strategy == 'native' -%}{%- do temporal_joins._asof_native_check(spec, dialect_table) -%}{%- endif -%}
 
   {#- union without keys: ranges of time, so the window is not one partition. Not with skip_nulls: a range's
       carried candidate is one whole row, where skip_nulls needs one per column -#}
@@ -49,8 +51,10 @@
     {%- set time_ranges = temporal_joins._asof_time_ranges(macro_name=macro_name, left_info=spec.left_info,
           left_time=spec.left_time, right_info=spec.right_info, right_time=spec.right_time) -%}
   {%- endif -%}
-  {#- union with keys: a hot key's rows over ranges of time, so one key is not one task -#}
-  {%- if strategy == 'union' and spec.by and not spec.skip_nulls and not unmatched_right -%}
+  {#- union with keys: a hot key's rows over ranges of time, so one key is not one task (not with null-safe keys:
+      a null key is never found hot, nor a hot key's rows told apart from a null key's) -#}
+  {%- if strategy == 'union' and spec.by and not spec.skip_nulls and not unmatched_right
+        and true not in spec.null_safe.values() -%}
     {%- set time_ranges = temporal_joins._asof_hot_ranges(macro_name=macro_name, left_info=spec.left_info,
           left_time=spec.left_time, right_info=spec.right_info, right_time=spec.right_time, pairs=spec.by) -%}
   {%- endif -%}

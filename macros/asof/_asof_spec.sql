@@ -10,7 +10,7 @@
   renders a pass: one left side and its entries).
 -#}
 {% macro _asof_spec(left, right, left_time, right_time, by, direction, allow_exact_matches,
-                    tolerance, join_type, columns, prefix, order_by, strategy, skip_nulls) %}
+                    tolerance, join_type, columns, prefix, order_by, strategy, skip_nulls, null_safe_keys) %}
   {%- set macro_name = 'asof_join' -%}
   {%- set base = temporal_joins._tj_base(macro_name=macro_name, left=left, right=right, by=by, prefix=prefix) -%}
   {%- set left_info = base.left_info -%}
@@ -20,11 +20,11 @@
   {%- set join_type = temporal_joins._tj_choice(macro_name=macro_name, argument='join_type', value=join_type,
                                                 allowed=['left', 'inner', 'right', 'full', 'semi', 'anti']) -%}
   {%- set strategy = temporal_joins._tj_choice(macro_name=macro_name, argument='strategy', value=strategy,
-                                               allowed=['auto', 'union', 'exploding', 'broadcast']) -%}
+                                               allowed=['auto', 'union', 'exploding', 'broadcast', 'native']) -%}
   {%- set entry = temporal_joins._asof_entry(scope=macro_name, left_info=left_info, left_time=left_time,
         right_info=base.right_info, pairs=pairs, prefix=base.prefix, right_time=right_time, direction=direction,
         allow_exact_matches=allow_exact_matches, tolerance=tolerance, columns=columns, order_by=order_by,
-        skip_nulls=skip_nulls, include_keys=join_type in ['right', 'full']) -%}
+        skip_nulls=skip_nulls, null_safe_keys=null_safe_keys, include_keys=join_type in ['right', 'full']) -%}
   {%- if strategy == 'broadcast' -%}
     {{ temporal_joins._asof_broadcast_check(scope=macro_name, macro_name=macro_name, left_info=left_info,
                                             pairs=pairs, by=by) }}
@@ -45,11 +45,12 @@
   checked against the left side: scope is the macro name, or a scope naming the entry (_tj_fail).
   Returns the entry: right (sql), right_info, by (pairs), right_time, kind, direction,
   allow_exact_matches, tolerance, right_columns ([{source, output}]), time_output, order_by,
-  left_columns (the left's names, or none for a CTE), skip_nulls (whether any column skips nulls) and
-  skip_columns (_asof_skip_nulls).
+  left_columns (the left's names, or none for a CTE), skip_nulls (whether any column skips nulls),
+  skip_columns (_asof_skip_nulls) and null_safe ({lowercase left key: whether a null key matches a null key}).
 -#}
 {% macro _asof_entry(scope, left_info, left_time, right_info, pairs, prefix, right_time, direction,
-                     allow_exact_matches, tolerance, columns, order_by, skip_nulls, include_keys=false) %}
+                     allow_exact_matches, tolerance, columns, order_by, skip_nulls, null_safe_keys,
+                     include_keys=false) %}
   {%- set right_time = temporal_joins._tj_column(macro_name=scope, argument='right_time', value=right_time,
                                                  info=right_info, side='right') -%}
   {%- set direction = temporal_joins._tj_choice(macro_name=scope, argument='direction', value=direction,
@@ -84,12 +85,13 @@
     {%- set rc = temporal_joins._tj_find_column(right_info, pair[1]) -%}
     {%- do float_keys.update({pair[0] | lower: temporal_joins._tj_is_float(lc) or temporal_joins._tj_is_float(rc)}) -%}
   {%- endfor -%}
+  {%- set null_safe = temporal_joins._asof_null_safe(scope, pairs, null_safe_keys) -%}
   {{ return({
       'right': right_info.sql, 'right_info': right_info, 'by': pairs, 'right_time': right_time, 'kind': kind,
       'direction': direction, 'allow_exact_matches': allow_exact_matches, 'tolerance': tolerance,
       'right_columns': outputs.right_columns, 'time_output': time_output[0], 'order_by': order_by,
       'left_columns': outputs.left_columns, 'float_keys': float_keys, 'skip_nulls': skips.skip_nulls,
-      'skip_columns': skips.columns,
+      'skip_columns': skips.columns, 'null_safe': null_safe,
       'left_nan': temporal_joins._tj_nan_state(left_info, left_time, kind),
       'right_nan': temporal_joins._tj_nan_state(right_info, right_time, kind),
   }) }}
@@ -149,3 +151,30 @@
   {%- endfor -%}
 {% endmacro %}
 
+
+{#- null_safe_keys: false (a null key matches nothing), true (every key pair null-safe) or left key names of `by`
+    (those pairs). Returns {lowercase left key: whether it compares null-safe (<=>)}. -#}
+{% macro _asof_null_safe(scope, pairs, null_safe_keys) %}
+  {%- set names = [] -%}
+  {%- for pair in pairs -%}{%- do names.append(pair[0] | lower) -%}{%- endfor -%}
+  {%- if null_safe_keys is sameas true or null_safe_keys is sameas false -%}
+    {%- set chosen = names if null_safe_keys else [] -%}
+  {%- else -%}
+    {%- set allowed = 'true, false, or a list of left key names of `by` (' ~ (names | join(', ') or 'none') ~ ')' -%}
+    {%- if null_safe_keys is none or null_safe_keys is number or null_safe_keys is mapping -%}
+      {{ temporal_joins._tj_fail(macro_name=scope, argument='null_safe_keys', allowed=allowed,
+                                 received=null_safe_keys) }}
+    {%- endif -%}
+    {%- set chosen = [] -%}
+    {%- for name in temporal_joins._tj_identifier_list(scope, 'null_safe_keys', null_safe_keys) -%}
+      {%- if name | lower not in names -%}
+        {{ temporal_joins._tj_fail(macro_name=scope, argument='null_safe_keys', allowed=allowed, received=name,
+                                   detail='`' ~ name ~ '` is not a left key of `by`') }}
+      {%- endif -%}
+      {%- do chosen.append(name | lower) -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {%- set out = {} -%}
+  {%- for name in names -%}{%- do out.update({name: name in chosen}) -%}{%- endfor -%}
+  {{ return(out) }}
+{% endmacro %}

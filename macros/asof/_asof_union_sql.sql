@@ -148,7 +148,9 @@ from {{ plan.left }} as tj__lsrc
   {%- set i = loop.index0 %}
   {%- set right_filter = [] -%}
   {%- for pair in entry.by -%}
-    {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}
+    {%- if not temporal_joins._asof_null_safe_key(entry, loop.index0) -%}
+      {%- do right_filter.append('tj__rsrc.' ~ temporal_joins._tj_q(pair[1]) ~ ' is not null') -%}
+    {%- endif -%}
   {%- endfor -%}
   {%- set rt = plan.dialect.time_value('tj__rsrc.' ~ temporal_joins._tj_q(entry.right_time), entry.right_nan) -%}
   {%- do right_filter.append(rt ~ ' is not null') -%}

@@ -18,9 +18,20 @@ ASOF_JOIN = {
     "order_by": None,
     "engine": "auto",
     "skip_nulls": False,
+    "null_safe_keys": False,
 }
 # each entry of asof_join_many's `rights` takes these of asof_join's arguments, with its defaults
-ENTRY_ARGUMENTS = ("by", "direction", "allow_exact_matches", "tolerance", "columns", "prefix", "order_by", "skip_nulls")
+ENTRY_ARGUMENTS = (
+    "by",
+    "direction",
+    "allow_exact_matches",
+    "tolerance",
+    "columns",
+    "prefix",
+    "order_by",
+    "skip_nulls",
+    "null_safe_keys",
+)
 ASOF_ENTRY = {k: ASOF_JOIN[k] for k in ENTRY_ARGUMENTS}
 ASOF_JOIN_MANY = {"join_type": "left", "engine": "auto"}
 WINDOW_AGGREGATE = {

@@ -44,7 +44,22 @@ FLAVOURS = ("asof_join", "hive__asof_join")
 
 # Half of the 24 configs per kind (asof_cases.HALVES), every one across the kinds: kinds 0-1 take one
 # half, 2-3 the other, so with the ANSI mode alternating by kind each half runs under both modes
-CASES = covering_cases(half_of=lambda kind_index: kind_index // 2) + join_type_cases()
+CASES = (
+    covering_cases(half_of=lambda kind_index: kind_index // 2)
+    + [
+        # null_safe_keys=True (a null key matches a null key): one config per kind, every direction across them
+        Case(
+            kind,
+            ("backward", "forward", "nearest", "forward")[i],
+            i % 2 == 0,
+            i in (1, 2),
+            ("left", "inner")[i // 2],
+            null_safe=True,
+        )
+        for i, kind in enumerate(KINDS)
+    ]
+    + join_type_cases()
+)
 # right and full: union only (the one strategy that runs them)
 UNMATCHED_RIGHT = unmatched_right_cases()
 
@@ -73,6 +88,10 @@ KEYLESS = (
     ]
 )
 KEYLESS_RANGES = 7
+# strategy='native' (Spark SQL's ASOF JOIN, Spark 4.3 and later): every config of CASES it runs (keys, backward or
+# forward, left or inner, no skip_nulls; the others are compile errors, tests/asof/test_asof_join_errors.py)
+NATIVE_CASES = [c for c in CASES if c.direction != "nearest" and not c.skip_nulls and c.join_type in ("left", "inner")]
+NATIVE_SETTING = "spark.sql.join.asofJoin.enabled"
 # the union's columns form (a running last per right column; the null flags folded into timestamp and date times,
 # a mask of their own beside bigint and double ones) for the suite's five right columns
 COLUMNS_FORM = {"temporal_joins_union_columns_max": 8}
@@ -86,7 +105,7 @@ def needed(kept_items) -> dict[str, set]:
     def kept(function: str) -> list[dict]:
         return [item.callspec.params for item in kept_items.get(function, [])]
 
-    out = {"rendered": set(), "hot": set(), "keyless": set(), "kinds": set()}
+    out = {"rendered": set(), "hot": set(), "keyless": set(), "native": set(), "kinds": set()}
 
     def add(fixture: str, prefix: str, cases) -> None:
         for case in cases:
@@ -95,6 +114,8 @@ def needed(kept_items) -> dict[str, set]:
 
     for p in kept("test_matches_oracle"):
         add("rendered", f"{p['flavour']}|{p['strategy']}|", [c for c in cases_of(p["strategy"]) if c.kind == p["kind"]])
+    for p in kept("test_native_matches_oracle"):
+        add("native", "", [c for c in NATIVE_CASES if c.kind == p["kind"]])
     for p in kept("test_hot_keys_split_into_ranges_of_time_match_oracle"):
         add("hot", "", [c for c in CASES if c.kind == p["kind"]])
     for p in kept("test_without_keys_union_over_ranges_of_time_matches_oracle"):
@@ -193,10 +214,10 @@ def test_matches_oracle(spark, inputs, expected, rendered, flavour, strategy, ki
     )
 
 
-def _check_kind(spark, inputs, expected_of, kind, sql_of, ansi, all_cases=CASES):
+def _check_kind(spark, inputs, expected_of, kind, sql_of, ansi, configs=CASES):
     """Every config of the kind (sql_of(case): its SQL) equals the oracle, in one query."""
     left, right = inputs[kind]
-    cases = [c for c in all_cases if c.kind == kind]
+    cases = [c for c in configs if c.kind == kind]
     expected = [expected_of(case) for case in cases]
     # every case of the kind in one query (a case column tells their rows apart): the inputs are
     # small, so one query per case would mostly time Spark's planning and scheduling
@@ -253,16 +274,54 @@ def test_hot_keys_split_into_ranges_of_time_match_oracle(spark, inputs, expected
     keys left whole beside them, equal the oracle under both ANSI modes (alternating by kind)."""
     cases = [case for case in CASES if case.kind == kind]
     # floating-point keys are never split: -0.0 and 0.0 (NaN and NaN) are one key but may hash apart; nor with
-    # skip_nulls (a range carries one whole row, where skip_nulls needs a row per column)
+    # skip_nulls (a range carries one whole row, where skip_nulls needs a row per column), nor null-safe keys
     split = key_type(kind) != "double"
     assert all(
         ("partition by tj__k0, tj__trange" in rendered_hot[c.name] and "MAPJOIN(tj__carry)" in rendered_hot[c.name])
-        == (split and not c.skip_nulls)
+        == (split and not c.skip_nulls and not c.null_safe)
         for c in cases
     )
     if not split:
         return  # the same SQL as test_matches_oracle's union, which runs it
     _check_kind(spark, inputs, expected, kind, lambda case: rendered_hot[case.name], KINDS.index(kind) % 2 == 0)
+
+
+@pytest.fixture(scope="module")
+def native_setting(spark):
+    """The session's ASOF JOIN setting on while the native items render (their plan reads it) and run."""
+    saved = spark.conf.get(NATIVE_SETTING, None)
+    spark.conf.set(NATIVE_SETTING, "true")
+    yield
+    if saved is None:
+        spark.conf.unset(NATIVE_SETTING)
+    else:
+        spark.conf.set(NATIVE_SETTING, saved)
+
+
+@pytest.fixture(scope="module")
+def rendered_native(dbt, inputs, needed, native_setting):
+    calls = [
+        {"id": case.name, "macro": "asof_join", "kwargs": {**case.kwargs(SCHEMA), "strategy": "native"}}
+        for case in NATIVE_CASES
+        if case.name in needed["native"]
+    ]
+    return dbt.render(calls) if calls else {}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_native_matches_oracle(spark, inputs, expected, rendered_native, kind):
+    """Spark SQL's ASOF JOIN (strategy='native') gives the oracle's rows: NaN and null times and keys, ties cut
+    by order_by (or any tied row without), tolerance in ON, under both ANSI modes (alternating by kind)."""
+    assert all(" asof join (" in rendered_native[c.name] for c in NATIVE_CASES if c.kind == kind)
+    _check_kind(
+        spark,
+        inputs,
+        expected,
+        kind,
+        lambda case: rendered_native[case.name],
+        KINDS.index(kind) % 2 == 1,
+        configs=NATIVE_CASES,
+    )
 
 
 @pytest.fixture(scope="module")

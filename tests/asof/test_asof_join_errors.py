@@ -74,6 +74,21 @@ CASES = [
         ["asof_join", "`by`", "one or more key columns when strategy is broadcast", "Received: []"],
     ),
     (
+        "null_safe_keys_not_a_key",
+        dict(BASE, null_safe_keys=["id", "label"]),
+        [
+            "asof_join",
+            "`null_safe_keys`: `label` is not a left key of `by`",
+            "Allowed: true, false, or a list of left key names of `by` (id)",
+            "Received: 'label'",
+        ],
+    ),
+    (
+        "null_safe_keys_type",
+        dict(BASE, null_safe_keys=1),
+        ["asof_join", "`null_safe_keys`", "true, false, or a list of left key names of `by` (id)", "Received: 1"],
+    ),
+    (
         "missing_left_time",
         dict(REFS, right_time="feature_time", by="id"),
         ["asof_join", "`left_time`", "required", "none"],
@@ -220,6 +235,18 @@ def renderer(tmp_path_factory):
     )
 
 
+# strategy='native' (Spark SQL's ASOF JOIN) where it cannot give the rows: (id, macro, arguments, what the message says)
+NATIVE_REFUSED = [
+    ("hive", "hive__asof_join", BASE, ["the Hive flavour has no ASOF JOIN", "Allowed: auto, union, exploding"]),
+    (
+        "keyless",
+        "asof_join",
+        dict(REFS, left_time="label_time", right_time="feature_time", columns=["value"]),
+        ["native needs `by` keys", "Allowed: native with by keys, or auto"],
+    ),
+    ("nearest", "asof_join", dict(BASE, direction="nearest"), ["cannot run direction 'nearest'", "for nearest"]),
+    ("skip_nulls", "asof_join", dict(BASE, skip_nulls=True), ["cannot run skip_nulls", "with skip_nulls"]),
+]
 BAD_RELATIONS = ["asof_labels; drop table tj_canary.x", "a.b.c.d", "no_schema_here.asof_labels"]
 # every call of the module that must fail: {id: (macro, kwargs)}
 FAILING = {
@@ -228,6 +255,7 @@ FAILING = {
     "cte": ("asof_join", dict(BASE, right="f")),  # with f as (select * from {{ ref('asof_features') }}) ...
     "hive_cte_left": ("hive__asof_join", dict(BASE, left="l", strategy="union")),
     "negative_distance": ("range_join", dict(BASE, lower="-30 seconds")),
+    **{f"native {case_id}": (macro, dict(args, strategy="native")) for case_id, macro, args, _ in NATIVE_REFUSED},
 }
 
 
@@ -244,6 +272,63 @@ def test_bad_argument_is_a_compile_error(messages, case_id, args, expected):
     message = messages[case_id]
     for part in expected:
         assert part in message, f"{case_id}: {part!r} not in message:\n{message}"
+
+
+@pytest.mark.parametrize("case_id,macro,args,expected", NATIVE_REFUSED, ids=[c[0] for c in NATIVE_REFUSED])
+def test_native_strategy_it_cannot_run_is_a_compile_error(messages, case_id, macro, args, expected):
+    message = messages[f"native {case_id}"]
+    assert f"temporal_joins.{macro.removeprefix('hive__')}: invalid argument `strategy`" in message, message
+    assert "Received: 'native'" in message, message
+    for part in expected:
+        assert part in message, f"{case_id}: {part!r} not in message:\n{message}"
+
+
+class _SettingAnswered(Renderer):
+    """No engine, but a compile-time query is answered: `set <key>` with the value `setting` (what Spark answers
+    for the ASOF JOIN setting: '<undefined>' before Spark 4.3, else its value); the statements are kept."""
+
+    def __init__(self, setting: str, **kwargs):
+        super().__init__(PACKAGE_ONLY, columns=COLUMNS, **kwargs)
+        self.setting = setting
+        self.asked: list[str] = []
+
+    def _lookups(self):
+        from unittest import mock
+
+        import agate
+        from dbt.adapters.contracts.connection import AdapterResponse
+        from dbt.adapters.spark.impl import SparkAdapter
+
+        def answer(adapter, sql, *args, **kwargs):
+            self.asked.append(sql.strip())
+            key = sql.split()[-1]
+            return AdapterResponse(_message="OK"), agate.Table([[key, self.setting]], ["key", "value"])
+
+        stack = super()._lookups()
+        stack.enter_context(mock.patch.object(SparkAdapter, "execute", answer))
+        return stack
+
+
+@pytest.mark.parametrize(
+    "setting,expected",
+    [
+        ("<undefined>", "native needs Spark 4.3 or later (this session does not know spark.sql.join.asofJoin.enabled)"),
+        ("false", 'set it before the model\'s query, e.g. config(pre_hook="set spark.sql.join.asofJoin.enabled=true")'),
+        ("true", None),
+    ],
+    ids=["before_spark_4_3", "off", "on"],
+)
+def test_native_strategy_reads_the_setting_while_compiling(tmp_path_factory, setting, expected):
+    """Before Spark 4.3 (the setting unknown) or with it off (and no pre_hook setting it), native is a compile error
+    naming the way out; with it on, the call renders Spark's ASOF JOIN. One statement is asked, nothing else."""
+    renderer = _SettingAnswered(setting, scratch=tmp_path_factory.mktemp("native_setting"))
+    call = {"id": "native", "macro": "asof_join", "kwargs": dict(BASE, strategy="native")}
+    if expected is None:
+        assert "left asof join (" in renderer.render([call])["native"]
+    else:
+        message = renderer.error(call)
+        assert "temporal_joins.asof_join: invalid argument `strategy`" in message and expected in message, message
+    assert renderer.asked == ["set spark.sql.join.asofJoin.enabled"]
 
 
 @pytest.mark.parametrize("relation", BAD_RELATIONS)
@@ -293,3 +378,31 @@ def test_a_model_name_without_ref_is_pointed_at_ref(seeded):
         "{{ temporal_joins.asof_join('asof_labels', ref('asof_features'), 'label_time', 'feature_time', by='id') }}"
     )
     assert cte.success, seeded.failure_message(cte)
+
+
+# On Spark (the `seeded` fixture): a model's pre_hook exists only while a node compiles (`dbt compile --inline`).
+def test_native_strategy_takes_the_setting_from_the_models_pre_hook(seeded, spark):
+    """With the setting off in the session, native compiles when the model's pre_hook sets it (a pre_hook runs after
+    the model compiles, before its query) and is an error naming the pre_hook without one; before Spark 4.3 (the
+    setting unknown) it is an error naming the version either way."""
+    key = "spark.sql.join.asofJoin.enabled"
+    call = (
+        "{{ temporal_joins.asof_join(ref('asof_labels'), ref('asof_features'), 'label_time', 'feature_time', "
+        "by='id', strategy='native') }}"
+    )
+    hook = "{{ config(pre_hook='set " + key + "=true') }}\n"
+    saved = spark.conf.get(key, None)
+    if saved is not None:
+        spark.conf.unset(key)
+    try:
+        plain, hooked = seeded.compile_inline(call), seeded.compile_inline(hook + call)
+    finally:
+        if saved is not None:
+            spark.conf.set(key, saved)
+    if tuple(int(p) for p in spark.version.split(".")[:2]) < (4, 3):
+        for result in (plain, hooked):
+            assert not result.success and "native needs Spark 4.3 or later" in seeded.failure_message(result)
+        return
+    assert not plain.success
+    assert 'e.g. config(pre_hook="set spark.sql.join.asofJoin.enabled=true")' in seeded.failure_message(plain)
+    assert hooked.success, seeded.failure_message(hooked)

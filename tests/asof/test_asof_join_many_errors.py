@@ -35,6 +35,7 @@ SAME_AS_ASOF_JOIN = [
     ("allow_exact_matches", {"allow_exact_matches": "yes"}, "allow_exact_matches"),
     ("skip_nulls", {"skip_nulls": "yes"}, "skip_nulls"),
     ("skip_nulls_list", {"skip_nulls": ["owner", "assigned_at"]}, "skip_nulls"),
+    ("null_safe_keys_not_a_key", {"null_safe_keys": ["owner"]}, "null_safe_keys"),
     ("tolerance_injection", {"tolerance": "1 day); drop table x; --"}, "tolerance"),
     ("tolerance_number", {"tolerance": 5}, "tolerance"),
     ("unknown_order_by", {"order_by": "nope"}, "order_by"),

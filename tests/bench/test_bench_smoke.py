@@ -107,6 +107,7 @@ def test_every_contender_matches_duckdb(bench, spark):
             "ours union",
             "ours exploding",
             "ours broadcast",
+            "ours native",
             "ours python broadcast",
             "thesis exploding",
             "thesis union",

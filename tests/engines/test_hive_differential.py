@@ -92,6 +92,18 @@ CASES = (
         for d, direction in enumerate(("backward", "forward", "nearest"))
     ]
     + SKIP_LIST_CASES  # skip_nulls as a list: the other columns' null flags in a mask of their own
+    + [
+        # null_safe_keys (`<=>`: a null key matches a null key): one per kind, so each strategy runs one on Hive
+        Case(
+            kind,
+            ("backward", "forward", "nearest", "forward")[k],
+            k % 2 == 0,
+            k in (1, 2),
+            ("left", "inner")[k // 2],
+            null_safe=True,
+        )
+        for k, kind in enumerate(KINDS)
+    ]
 )
 # one kind per (strategy, configuration), turning through the kinds
 ON_HIVE = {

@@ -48,6 +48,7 @@ class Case:
     join_type: str
     order_by: bool = True
     skip_nulls: bool | tuple[str, ...] = False  # a tuple: the right columns (sources) listed
+    null_safe: bool = False  # null_safe_keys=True: a null key matches a null key
 
     @property
     def name(self) -> str:
@@ -55,7 +56,7 @@ class Case:
         return (
             f"{self.kind}_{self.direction}_{'incl' if self.allow_exact_matches else 'strict'}"
             f"_{'tol' if self.tolerance else 'notol'}_{self.join_type}{'' if self.order_by else '_noorder'}"
-            f"{'_skipnulls' + listed if self.skip_nulls else ''}"
+            f"{'_skipnulls' + listed if self.skip_nulls else ''}{'_nullsafe' if self.null_safe else ''}"
         )
 
     @property
@@ -82,6 +83,7 @@ class Case:
                 if self.skip_nulls
                 else {}
             ),
+            **({"null_safe_keys": True} if self.null_safe else {}),
         )
 
 
@@ -389,13 +391,14 @@ def spark_parquet(session, df: pd.DataFrame, schema: str, path: str):
     return session.read.schema(schema).parquet(path)
 
 
-def winners_per_time(right: pd.DataFrame) -> pd.DataFrame:
-    """Right rows that can win: a key and a matchable time, and per (key, time) the greatest (ob, rid)
-    with a null ob lowest. The oracles then never face a tie. `k` holds the join key (join_key)."""
-    valid = right.assign(k=join_key(right["k"]), t=matchable_time(right["t"])).dropna(subset=["k", "t"])
+def winners_per_time(right: pd.DataFrame, null_safe: bool = False) -> pd.DataFrame:
+    """Right rows that can win: a key (or, null_safe, a null one) and a matchable time, and per (key, time) the
+    greatest (ob, rid) with a null ob lowest. The oracles then never face a tie. `k` holds the join key (join_key)."""
+    valid = right.assign(k=join_key(right["k"]), t=matchable_time(right["t"]))
+    valid = valid.dropna(subset=["t"] if null_safe else ["k", "t"])
     valid["_ob"] = valid["ob"].fillna(-(10**9))
     valid = valid.sort_values(["k", "t", "_ob", "rid"])
-    return valid.groupby(["k", "t"], sort=False).tail(1).drop(columns="_ob")
+    return valid.groupby(["k", "t"], sort=False, dropna=False).tail(1).drop(columns="_ob")
 
 
 def _duckdb_type(kind: str) -> str:
@@ -409,7 +412,7 @@ def oracle_duckdb(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.Dat
     con = duckdb.connect()
     t, k = _duckdb_type(case.kind), "DOUBLE" if case.kind in FLOAT_KEY_KINDS else "INTEGER"
     con.register("l_df", left.assign(kj=join_key(left["k"]), tj=matchable_time(left["t"])))
-    con.register("r_df", winners_per_time(right))
+    con.register("r_df", winners_per_time(right, null_safe=case.null_safe))
     con.execute(
         f"create table l as select cast(k as {k}) k, cast(t as {t}) t, cast(lid as integer) lid, lv, "
         f"cast(kj as {k}) kj, cast(tj as {t}) tj from l_df"
@@ -421,7 +424,7 @@ def oracle_duckdb(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.Dat
     op = {("backward", True): ">=", ("backward", False): ">", ("forward", True): "<=", ("forward", False): "<"}[
         (case.direction, case.allow_exact_matches)
     ]
-    on = f"l.kj = r.k and l.tj {op} r.t"
+    on = f"l.kj {'is not distinct from' if case.null_safe else '='} r.k and l.tj {op} r.t"
     if case.tolerance:
         tol = TOLERANCE[case.kind][1]
         if case.kind == "bigint":  # hugeint arithmetic: no overflow at +-2**61
@@ -477,7 +480,22 @@ def oracle_pandas(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.Dat
     return out[LEFT_COLS + RIGHT_OUT]
 
 
+# null_safe for the oracles without null-safe keys (pandas, brute force): a null key becomes this value, outside
+# the generated keys (and a 32-bit integer, as DuckDB's key column)
+NULL_KEY_STAND_IN = -2_000_000_000
+
+
 def oracle(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
+    if case.null_safe and (case.skip_nulls or case.direction == "nearest"):
+        plain = dataclasses.replace(case, null_safe=False)
+        stand_in = float(NULL_KEY_STAND_IN) if case.kind in FLOAT_KEY_KINDS else NULL_KEY_STAND_IN
+
+        def standing_in(keys: pd.Series) -> pd.Series:  # null only: a NaN key is a key
+            return pd.Series([stand_in if v is None or v is pd.NA else v for v in keys], index=keys.index, dtype=object)
+
+        rows = oracle(plain, left.assign(k=standing_in(left["k"])), right.assign(k=standing_in(right["k"])))
+        rows["k"] = rows["lid"].map(dict(zip(left["lid"], left["k"])))
+        return rows
     if case.join_type in JOIN_TYPES_FROM_LEFT:
         return oracle_join_type(case, left, right)
     if case.skip_nulls:

@@ -207,7 +207,41 @@ def _calls() -> list[dict]:
     return calls
 
 
-CALLS = _calls()
+CALLS = _calls() + [
+    # Spark SQL's ASOF JOIN: the Spark flavour only (Hive has none); compile queries off, so the setting is not read
+    {
+        "id": "spark-asof_join-native-forward-exclusive-tolerance",
+        "macro": "asof_join",
+        "kwargs": dict(ASOF, strategy="native", direction="forward", allow_exact_matches=False, tolerance="90 minutes"),
+    },
+    # null_safe_keys: a null key matches a null key (`<=>`; the union keeps right rows with a null key)
+    {"id": "spark-asof_join-union-null_safe_keys", "macro": "asof_join", "kwargs": dict(ASOF, null_safe_keys=True)},
+    {
+        "id": "hive-asof_join-broadcast-null_safe_keys-list",
+        "macro": "hive__asof_join",
+        "kwargs": dict(ASOF, strategy="broadcast", null_safe_keys=["id"]),
+    },
+    {
+        "id": "spark-asof_join_many-union-null_safe_keys",
+        "macro": "asof_join_many",
+        "kwargs": dict(
+            left=rel("labels"),
+            left_time="label_time",
+            rights=[PLANS, dict(FEATURES, null_safe_keys=True)],
+            strategy="union",
+        ),
+    },
+    {
+        "id": "spark-asof_join-native-null_safe_keys",
+        "macro": "asof_join",
+        "kwargs": dict(ASOF_BIGINT, strategy="native", null_safe_keys=True),
+    },
+    {
+        "id": "spark-asof_join-native-order_by-inner-bigint",
+        "macro": "asof_join",
+        "kwargs": dict(ASOF_BIGINT, strategy="native", order_by="ask", join_type="inner"),
+    },
+]
 
 
 @pytest.fixture(scope="module")

@@ -207,3 +207,20 @@ def test_union_engine_refuses_more_than_30_null_flags_beside_a_skip_nulls_list()
         " that may be null outside the list when the engine is union (their null flags fit one int); engine arrow or"
         " broadcast, or more columns in the list. Received: ['c0']."
     )
+
+
+def test_null_safe_keys_forms_and_errors():
+    """null_safe_keys as the macro's _asof_null_safe reads it: per `by` pair whether it compares null-safe, and the
+    same message for a name that is no left key (tests/asof/test_asof_join_errors.py holds the macro's)."""
+    from temporal_joins.asof.spec import _null_safe
+
+    pairs = (("id", "id"), ("Region", "area"))
+    assert _null_safe("asof_join", pairs, False) == (False, False)
+    assert _null_safe("asof_join", pairs, True) == (True, True)
+    assert _null_safe("asof_join", pairs, ["region"]) == (False, True)
+    assert _null_safe("asof_join", pairs, "id") == (True, False)
+    assert _message(_null_safe, "asof_join", (("id", "id"),), ["id", "label"]) == (
+        "temporal_joins.asof_join: invalid argument `null_safe_keys`: `label` is not a left key of `by`. "
+        "Allowed: true, false, or a list of left key names of `by` (id). Received: 'label'."
+    )
+    assert "Received: 1." in _message(_null_safe, "asof_join", pairs, 1)

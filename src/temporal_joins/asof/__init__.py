@@ -88,6 +88,7 @@ def asof_join(
     order_by=D["order_by"],
     engine: str = D["engine"],
     skip_nulls: bool | list[str] = D["skip_nulls"],
+    null_safe_keys=D["null_safe_keys"],
 ) -> DataFrame:
     """Point-in-time (as-of) join of two Spark DataFrames.
 
@@ -105,7 +106,7 @@ def asof_join(
     by : str, list or dict, default ()
         Key columns with the same name on both sides (``'id'``, ``['a', 'b']``), left ->
         right pairs (``[['user_id', 'customer_id']]``, ``{'user_id': 'customer_id'}``),
-        or empty for no keys. Null keys never match.
+        or empty for no keys. Null keys never match (but see ``null_safe_keys``).
     direction : {'backward', 'forward', 'nearest'}, default 'backward'
         ``backward``: the greatest ``right_time <= left_time``; ``forward``: the smallest
         ``right_time >= left_time``; ``nearest``: the smaller distance, the backward row on
@@ -154,6 +155,11 @@ def asof_join(
         matched row (``union``: at most 30 that may be null outside the list). Every engine
         but ``native`` (Spark's operator keeps whole rows) takes it; ``union`` without keys
         and the hot-key split do not apply.
+    null_safe_keys : bool or list of str, default False
+        False: a null key matches nothing. True: every ``by`` pair compares null-safe (a null
+        key matches a null key, SQL's ``<=>``, DuckDB's ``IS NOT DISTINCT FROM``); a list of
+        left key names: those pairs. Every engine but ``arrow`` (which ``auto`` takes only
+        without keys); the hot-key split does not apply.
 
     Returns
     -------
@@ -207,6 +213,7 @@ def asof_join(
         engine=engine,
         skip_nulls=skip_nulls,
         join_types=ASOF_JOIN_TYPES,
+        null_safe_keys=null_safe_keys,
     )
     if s.join_type in ("semi", "anti"):
         # the left join's rows filtered: the matched time is never null on a match
@@ -226,6 +233,13 @@ def _join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> DataFrame:
             s.macro,
             "engine",
             "auto, arrow, broadcast, union with skip_nulls (Spark's SortMergeAsOfJoin keeps whole rows)",
+            s.engine,
+        )
+    if s.any_null_safe() and s.engine == "arrow":
+        v.fail(
+            s.macro,
+            "engine",
+            "auto, broadcast, native, union with null_safe_keys (arrow merges the keys that are not null)",
             s.engine,
         )
     if s.engine == "broadcast" or (s.engine == "auto" and broadcast_fits(left_df, s)):

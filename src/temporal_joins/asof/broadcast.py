@@ -88,8 +88,8 @@ def broadcast_many(
         rt = time_units(rcol(s.right_time), s.kind, s.right_type, s.left_type)
         strict = not s.allow_exact_matches
         cond = F.lit(True)
-        for left, right in s.by:
-            cond = cond & (lcol(left) == rcol(right))
+        for k, (left, right) in enumerate(s.by):
+            cond = cond & s.key_equals(k, lcol(left), rcol(right))
         if s.direction == "backward":
             cond = cond & ((rt < lt) if strict else (rt <= lt))
         elif s.direction == "forward":

@@ -77,6 +77,7 @@ def _specs(left_df, left_time, rights, join_type) -> list[tuple[DataFrame, AsofS
             "auto",
             macro=scope,
             skip_nulls=args["skip_nulls"],
+            null_safe_keys=args["null_safe_keys"],
         )
         entries.append((args["right_df"], s))
     # an output name used by two entries names both

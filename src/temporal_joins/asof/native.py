@@ -155,8 +155,9 @@ def native_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> DataFra
         *[F.col(src).alias(out) for src, out in s.right_columns],
     )
     keep = F.col(rt).isNotNull()
-    for k in rkeys:
-        keep = keep & F.col(k).isNotNull()
+    for i, k in enumerate(rkeys):
+        if not s.null_safe_key(i):
+            keep = keep & F.col(k).isNotNull()
     right = right.where(keep)
     if s.order_by or s.direction == "nearest":
         # One right row per (keys, time), the one with the largest order_by. Partitioned by
@@ -169,7 +170,7 @@ def native_join(left_df: DataFrame, right_df: DataFrame, s: AsofSpec) -> DataFra
             .drop(nxt)
         )
     right = right.drop(*obs)
-    on = [left[l] == right[k] for (l, _), k in zip(s.by, rkeys)]
+    on = [s.key_equals(i, left[l], right[k]) for i, ((l, _), k) in enumerate(zip(s.by, rkeys))]
 
     # The flag only matters while Spark plans the query, so the plan is made (and pinned) now.
     # AQE off while planning: with it, toRdd would run the shuffles here and now; without it

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from pyspark.sql import DataFrame
+from pyspark.sql import Column, DataFrame
 from pyspark.sql import types as T
 
 from temporal_joins import _validation as v
@@ -42,6 +42,18 @@ class AsofSpec:
     macro: str = MACRO  # the macro errors name (a v.Scope for an entry of asof_join_many)
     skip_nulls: bool = False  # right columns from the best candidate where they are not null
     skip_columns: tuple[str, ...] | None = None  # skip_nulls a list: those columns' lower-cased sources; None: all
+    null_safe: tuple[bool, ...] = ()  # per `by` pair: a null key matches a null key (null_safe_keys)
+
+    def null_safe_key(self, i: int) -> bool:
+        """Whether key pair i compares null-safe."""
+        return bool(self.null_safe) and self.null_safe[i]
+
+    def any_null_safe(self) -> bool:
+        return any(self.null_safe)
+
+    def key_equals(self, i: int, left: Column, right: Column) -> Column:
+        """Key pair i's equality: ``==``, or null-safe (``<=>``) per null_safe_keys."""
+        return left.eqNullSafe(right) if self.null_safe_key(i) else left == right
 
     def skipped(self) -> list[int]:
         """With skip_nulls, the indexes of the right columns that take their own latest non-null value (those
@@ -79,6 +91,7 @@ def build_spec(
     engines: tuple[str, ...] = ENGINES,
     skip_nulls=False,
     join_types: tuple[str, ...] = JOIN_TYPES,
+    null_safe_keys=False,
 ) -> AsofSpec:
     """Check every argument as the macro does and return the spec; raises ValueError. macro: the
     name errors give (a v.Scope names an entry of asof_join_many's `rights`); engines: the allowed engines;
@@ -111,6 +124,8 @@ def build_spec(
         for left, right in v.by_pairs(macro, by)
     )
 
+    null_safe = _null_safe(macro, pairs, null_safe_keys)
+
     left_type, right_type = left_df.schema[left_time].dataType, right_df.schema[right_time].dataType
     kind = v.common_time_kind(macro, left_time, left_type.simpleString(), right_time, right_type.simpleString())
     tolerance = v.distance(macro, "tolerance", tolerance, kind)
@@ -137,6 +152,7 @@ def build_spec(
         macro=macro,
         skip_nulls=skip_nulls,
         skip_columns=skip_columns,
+        null_safe=null_safe,
     )
 
 
@@ -168,3 +184,20 @@ def _skip_nulls(macro, value, right_columns, right_time, pairs) -> tuple[bool, t
         if name.lower() not in skipped:
             skipped.append(name.lower())
     return bool(skipped), tuple(skipped)
+
+
+def _null_safe(macro, pairs, value) -> tuple[bool, ...]:
+    """null_safe_keys: False, True (every pair) or left key names of `by` (those pairs); per pair whether it compares
+    null-safe. The macro's _asof_null_safe."""
+    names = [left.lower() for left, _ in pairs]
+    if value is True or value is False:
+        return tuple(value for _ in pairs)
+    allowed = "true, false, or a list of left key names of `by` (" + (", ".join(names) or "none") + ")"
+    if value is None or isinstance(value, (int, float, dict)):
+        v.fail(macro, "null_safe_keys", allowed, value)
+    chosen = set()
+    for name in v.identifier_list(macro, "null_safe_keys", value):
+        if name.lower() not in names:
+            v.fail(macro, "null_safe_keys", allowed, name, f"`{name}` is not a left key of `by`")
+        chosen.add(name.lower())
+    return tuple(n in chosen for n in names)

@@ -316,8 +316,9 @@ def union_join(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], jo
         s = p.s
         right_t = time_units(F.col(f"`{s.right_time}`"), s.kind, s.right_type, s.left_type)
         keep = right_t.isNotNull()  # a NaN time too: it never matches
-        for _, rk in p.pairs:
-            keep = keep & F.col(f"`{rk}`").isNotNull()
+        for k, (_, rk) in enumerate(p.pairs):
+            if not s.null_safe_key(k):
+                keep = keep & F.col(f"`{rk}`").isNotNull()
         mine = dict(p.owned)
         parts.append(
             p.right.where(keep).select(
@@ -337,8 +338,9 @@ def union_join(left_df: DataFrame, entries: list[tuple[DataFrame, AsofSpec]], jo
         events = events.union(part)  # by position, with SQL's type coercion (as the macro's UNION ALL)
 
     # one right side: a hot key's rows over ranges of time, each its own window partition
-    # (not with skip_nulls: a range's carried candidate is one whole row)
-    split = hot_split(left_df, plans[0].right, s0) if len(plans) == 1 and not s0.skip_nulls else None
+    # (not with skip_nulls: a range's carried candidate is one whole row; nor with null-safe keys, as the macro)
+    one = len(plans) == 1 and not s0.skip_nulls and not s0.any_null_safe()
+    split = hot_split(left_df, plans[0].right, s0) if one else None
     trange = internal_name(names, "__tj_trange")
     partition = [*keys]
     if split is not None:

@@ -1,0 +1,52 @@
+select
+  tj__k0 as `id`,
+  tj__t as `label_time`,
+  tj__l__0 as `label`,
+  tj__m0.`plan_changed_at` as `plan_changed_at`,
+  tj__m0.`plan_plan` as `plan_plan`,
+  tj__m0.`plan_version` as `plan_version`,
+  tj__m1.`f_feature_time` as `f_feature_time`,
+  tj__m1.`f_value` as `f_value`,
+  tj__m1.`f_note` as `f_note`
+from (
+  select tj__k0, tj__t, tj__l__0, case when tj__t is not null and true then tj__back0 end as tj__m0,
+    case when tj__t is not null and true then tj__back1 end as tj__m1
+  from (
+    
+    select tj__k0, tj__l__0, tj__side, tj__t,
+      last(tj__r0) ignore nulls over (partition by tj__k0 order by tj__t asc, tj__side asc rows between unbounded preceding and current row) as tj__back0,
+      last(tj__r1) ignore nulls over (partition by tj__k0 order by tj__t asc, tj__side asc rows between unbounded preceding and current row) as tj__back1
+    from (
+      
+      select
+        tj__lsrc.`id` as tj__k0,
+        tj__lsrc.`label_time` as tj__t,
+        1 as tj__side,
+        tj__lsrc.`label` as tj__l__0,
+        null as tj__r0,
+        null as tj__r1
+      from s.labels as tj__lsrc
+      union all
+      select
+        tj__rsrc.`id` as tj__k0,
+        tj__rsrc.`changed_at` as tj__t,
+        0 as tj__side,
+        null as tj__l__0,
+        named_struct('plan_changed_at', tj__rsrc.`changed_at`, 'plan_plan', tj__rsrc.`plan`, 'plan_version', tj__rsrc.`version`) as tj__r0,
+        null as tj__r1
+      from s.plans as tj__rsrc
+      where tj__rsrc.`id` is not null and tj__rsrc.`changed_at` is not null
+      union all
+      select
+        tj__rsrc.`id` as tj__k0,
+        tj__rsrc.`feature_time` as tj__t,
+        0 as tj__side,
+        null as tj__l__0,
+        null as tj__r0,
+        named_struct('f_feature_time', tj__rsrc.`feature_time`, 'f_value', tj__rsrc.`value`, 'f_note', tj__rsrc.`note`) as tj__r1
+      from s.features as tj__rsrc
+      where tj__rsrc.`feature_time` is not null
+    ) as tj__events
+  ) as tj__windowed
+  where tj__side = 1
+) as tj__matched
