@@ -246,6 +246,13 @@ NATIVE_REFUSED = [
     ),
     ("nearest", "asof_join", dict(BASE, direction="nearest"), ["cannot run direction 'nearest'", "for nearest"]),
     ("skip_nulls", "asof_join", dict(BASE, skip_nulls=True), ["cannot run skip_nulls", "with skip_nulls"]),
+    ("semi", "asof_join", dict(BASE, join_type="semi"), ["cannot run join_type 'semi'", "for this join_type"]),
+    (
+        "full",
+        "asof_join",
+        dict(BASE, join_type="full", prefix="f_"),
+        ["cannot run join_type 'full'", "for this join_type"],
+    ),
 ]
 BAD_RELATIONS = ["asof_labels; drop table tj_canary.x", "a.b.c.d", "no_schema_here.asof_labels"]
 # every call of the module that must fail: {id: (macro, kwargs)}
