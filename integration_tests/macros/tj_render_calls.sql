@@ -1,7 +1,7 @@
 {#-
   Render many temporal_joins macro calls in one dbt invocation (tools/dbt_render.py).
   calls: [{'id': .., 'macro': 'asof_join' | 'hive__asof_join' | ..., 'kwargs': {...}}]
-  A `left`/`right` kwarg, or the `relation` of an entry of `rights` (asof_join_many), given as
+  A `left`/`right`/`model` kwarg, or the `relation` of an entry of `rights` (asof_join_many), given as
   {'relation': 'name' or 'schema.name'} becomes a Relation.
   Each rendered statement is logged as one 'TJ_SQL <json>' line.
 -#}
@@ -16,7 +16,7 @@
 {#- A call's kwargs, its relations made Relations. -#}
 {% macro tj_render_kwargs(call) %}
   {%- set kwargs = dict(call['kwargs']) -%}
-  {%- for side in ['left', 'right'] if side in kwargs -%}
+  {%- for side in ['left', 'right', 'model'] if side in kwargs -%}
     {%- do kwargs.update({side: tj_render_relation(kwargs[side])}) -%}
   {%- endfor -%}
   {%- if kwargs.get('rights') is iterable and kwargs.get('rights') is not string and kwargs.get('rights') is not mapping -%}
