@@ -72,6 +72,7 @@ MAIN_LANE_B = (
     "tests/engines/test_hive_engine.py",
     "tests/engines/test_hive_differential.py",
     "tests/engines/test_asof_many_hive.py",
+    "tests/engines/test_profile_hive.py",
     "tests/engines/test_endpoints_cluster.py",
     "tests/python/test_python_connect.py",
     "tests/python/test_python_engines.py",

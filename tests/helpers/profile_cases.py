@@ -161,3 +161,18 @@ def mismatches(expected: dict, actual: dict, label: str) -> list[str]:
             if not same(value, actual[key][column]):
                 out.append(f"{label} {key} {column}: oracle {value!r}, got {actual[key][column]!r}")
     return out
+
+
+def as_values(kind: str, rows: list[tuple]) -> list[tuple]:
+    """The rows with dates and timestamps as Python dates and naive (UTC wall) datetimes, for a table that
+    is loaded from Python values (Hive 2.3's engine)."""
+    import datetime as dt
+
+    def value(v):
+        if v is None or kind not in TO_KIND:
+            return v
+        if kind == "date":
+            return dt.date(1970, 1, 1) + dt.timedelta(days=v)
+        return dt.datetime(1970, 1, 1) + dt.timedelta(microseconds=v)
+
+    return [(r[0], *(value(v) for v in r[1:])) for r in rows]
