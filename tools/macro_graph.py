@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 LIMIT = 400
 # the dialect layer: where Spark and Hive may differ (docs/design.md, "Dialects")
 DIALECT_LAYER = ("_dialect.sql", "dialect/")
-FAMILIES = ("asof/", "range/", "window/")
+FAMILIES = ("asof/", "range/", "window/", "profile/")
 # the shared files of the plan layer (the rest of the top-level _*.sql files are the shared core)
 SHARED_PLAN = ("_auto_strategy.sql",)
 # a family file's layer is its name's suffix: <anything>_spec.sql, _plan.sql, _sql.sql

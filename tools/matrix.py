@@ -74,11 +74,13 @@ MAIN_LANE_B = (
     "tests/engines/test_hive_engine.py",
     "tests/engines/test_hive_differential.py",
     "tests/engines/test_asof_many_hive.py",
+    "tests/engines/test_profile_hive.py",
     "tests/engines/test_endpoints_cluster.py",
     "tests/python/test_python_connect.py",
     "tests/python/test_python_engines.py",
     "tests/python/test_python_many.py",
     "tests/window/test_window_aggregate_differential.py",
+    "tests/profile/test_training_set_profile.py",  # one Spark query per flavour, the Python twin's one
     # then, while the main lane runs its tail alone: the seeded projects' builds and checks, the NaN and
     # benchmark smoke tests (main-b ended 13 minutes before main in the run of 9c9f42d, one core idle)
     "tests/dbt_projects/test_integration.py",

@@ -44,8 +44,14 @@ WINDOW_AGGREGATE = {
     "prefix": "",
     "strategy": "auto",
 }
+TRAINING_SET_PROFILE = {"bound": None}
 
 # {macro: {python argument: default}}: what tests/unit/test_defaults.py holds equal to the macros' signatures
-DEFAULTS = {"asof_join": ASOF_JOIN, "asof_join_many": ASOF_JOIN_MANY, "window_aggregate": WINDOW_AGGREGATE}
+DEFAULTS = {
+    "asof_join": ASOF_JOIN,
+    "asof_join_many": ASOF_JOIN_MANY,
+    "window_aggregate": WINDOW_AGGREGATE,
+    "training_set_profile": TRAINING_SET_PROFILE,
+}
 # {macro: {python argument: the macro's argument}} where the names differ
 SQL_NAMES = {"asof_join": {"engine": "strategy"}, "asof_join_many": {"engine": "strategy"}}

@@ -7,6 +7,7 @@ import inspect
 from temporal_joins import defaults
 from temporal_joins.asof import asof_join, asof_join_many
 from temporal_joins.asof.many import ENTRY_DEFAULTS
+from temporal_joins.profile import training_set_profile
 from temporal_joins.window import window_aggregate
 from tools.dbt_render import public_defaults
 
@@ -14,7 +15,9 @@ from tools.dbt_render import public_defaults
 SQL_ONLY = {
     "window_aggregate": {"types"},  # the column types of a CTE, which a DataFrame carries itself
 }
-REQUIRED = {"left_time", "right_time", "rights"}  # none in the macro's signature; required in Python
+# none in the macro's signature; required in Python
+REQUIRED = {"left_time", "right_time", "rights", "entries"}
+SQL_ONLY["training_set_profile"] = {"model"}  # the DataFrame is the Python twin's first argument
 
 
 def _sql_value(value):
@@ -33,6 +36,10 @@ def test_the_api_reads_the_table():
     for fn, table in ((asof_join, defaults.ASOF_JOIN), (asof_join_many, defaults.ASOF_JOIN_MANY)):
         params = inspect.signature(fn).parameters
         assert {n: p.default for n, p in params.items() if p.default is not p.empty} == table, fn.__name__
-    params = inspect.signature(window_aggregate).parameters
-    assert {n: p.default for n, p in params.items() if p.default is not p.empty} == defaults.WINDOW_AGGREGATE
+    for fn, table in (
+        (window_aggregate, defaults.WINDOW_AGGREGATE),
+        (training_set_profile, defaults.TRAINING_SET_PROFILE),
+    ):
+        params = inspect.signature(fn).parameters
+        assert {n: p.default for n, p in params.items() if p.default is not p.empty} == table, fn.__name__
     assert {k: defaults.ASOF_JOIN[k] for k in defaults.ENTRY_ARGUMENTS} == ENTRY_DEFAULTS

@@ -10,7 +10,15 @@ from tools.dbt_render import REPO, public_defaults
 from tools.macro_graph import ALLOWED_CALLS, LIMIT, MAX_POSITIONAL, graph
 
 MACROS = REPO / "macros"
-PUBLIC = ["asof_join", "asof_join_many", "range_join", "interval_join", "interval_aggregate", "window_aggregate"]
+PUBLIC = [
+    "asof_join",
+    "asof_join_many",
+    "range_join",
+    "interval_join",
+    "interval_aggregate",
+    "window_aggregate",
+    "training_set_profile",
+]
 # what is left of issue 40's targets (none): may shrink, never grow
 TWO_WAY_LEFT: set[tuple[str, str]] = set()
 OVER_LIMIT_LEFT: set[str] = set()

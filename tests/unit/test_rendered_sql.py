@@ -2,10 +2,11 @@
 a refactoring of the macros shows its SQL diff here, without Spark.
 
 Every public macro (asof_join, asof_join_many, range_join, interval_join, interval_aggregate,
-window_aggregate), each strategy and both flavours (the Spark SQL one, and the HiveQL one called by name as
-hive__<macro>, with the public macro's defaults), with a few option variants each. Column lookups are answered
-from COLUMNS (tools/dbt_render.Renderer: no engine, no JVM) and var temporal_joins_compile_queries is false, so no
-call queries an engine while it compiles (`auto` then takes union). All calls render in one dbt invocation.
+window_aggregate, training_set_profile), each strategy and both flavours (the Spark SQL one, and the HiveQL one
+called by name as hive__<macro>, with the public macro's defaults), with a few option variants each. Column
+lookups are answered from COLUMNS (tools/dbt_render.Renderer: no engine, no JVM) and var
+temporal_joins_compile_queries is false, so no call queries an engine while it compiles (`auto` then takes
+union). All calls render in one dbt invocation.
 
 A mismatch prints a unified diff (committed file -> rendered now). After a deliberate change of the SQL, rewrite the
 files and review their diff in git:
@@ -37,6 +38,9 @@ COLUMNS = {
     "spells": [("id", "bigint"), ("valid_from", "timestamp"), ("valid_to", "timestamp"), ("amount", "double")],
     "visits": [("id", "bigint"), ("entered", "timestamp"), ("left_at", "timestamp"), ("room", "string")],
     "txns": [("id", "bigint"), ("txn_ts", "timestamp"), ("amount", "decimal(12,2)"), ("note", "string")],
+    # a training set: asof_join_many's output (two entries' matched times), timestamps and bigint times
+    "training": [("id", "bigint"), ("label_time", "timestamp"), ("plan_time", "timestamp"), ("f_time", "timestamp")],
+    "tick_training": [("sym", "string"), ("t", "bigint"), ("q_t", "bigint"), ("px", "double")],
     # bigint times
     "ticks": [("sym", "string"), ("t", "bigint"), ("px", "double")],
     "quotes": [("sym", "string"), ("t", "bigint"), ("bid", "double"), ("ask", "double")],
@@ -195,6 +199,20 @@ def _variants() -> dict[str, tuple[str, dict]]:
     out["test_min_match_rate"] = (
         "test_min_match_rate",
         dict(model=rel("training_set"), right_time="f_score", min_rate=0.9, group_by=["segment"]),
+    )
+    # training_set_profile: timestamps with a bound and a named entry; bigint times without a bound
+    out["training_set_profile"] = (
+        "training_set_profile",
+        dict(
+            model=rel("training"),
+            left_time="label_time",
+            entries=["plan_time", {"right_time": "f_time", "name": "features"}],
+            bound="1 day",
+        ),
+    )
+    out["training_set_profile-bigint"] = (
+        "training_set_profile",
+        dict(model=rel("tick_training"), left_time="t", entries=["q_t"]),
     )
     return out
 
