@@ -57,6 +57,7 @@ SELECTION = (
     "tests/asof/test_asof_join_many_differential.py",
     "tests/window/test_window_aggregate_differential.py",
     "tests/dbt_projects/test_training_set_checks.py",  # max_staleness, min_match_rate against their oracle
+    "tests/profile/test_training_set_profile.py",  # training_set_profile and its Python twin against their oracle
     "tests/python/test_python_engines.py",  # with the session-time-zone matrix of tests/helpers/engine_zones.py
     "tests/python/test_python_many.py",
     "tests/python/test_python_connect.py",
