@@ -215,3 +215,20 @@ def test_shown_output_rows_are_the_models_rows(build, spark):
         as_text = table.selectExpr(*(f"cast(`{c}` as string)" for c in table.columns)).collect()
         got = sorted(tuple("null" if v is None else v for v in row) for row in as_text)
         assert got == sorted(rows), f"{block.where}: the table shows {sorted(rows)}, the model holds {got}"
+
+
+def test_the_quickstarts_seeds_are_the_docs_projects():
+    """The README's Quickstart shows its two seeds as csv blocks: they are the files the docs' models build on
+    (tests/docs_project/seeds/), so the output table shown after the model is what they give."""
+    from helpers.docs_examples import PROJECT, REPO
+
+    readme = (REPO / "README.md").read_text()
+    shown = [
+        "\n".join(row.strip() for row in body.strip().splitlines())
+        for body in re.findall(r"^[ ]*```csv\n(.*?)^[ ]*```", readme, re.M | re.S)
+    ]
+    files = {"labels", "plan_changes"}
+    assert len(shown) == len(files), shown
+    for name in files:
+        text = (PROJECT / "seeds" / f"{name}.csv").read_text().strip()
+        assert text in shown, f"seeds/{name}.csv is not shown as it is:\n{text}"

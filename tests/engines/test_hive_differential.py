@@ -729,17 +729,24 @@ def test_window_aggregate_on_hive_matches_the_band_join(spark, hive_window, wind
 # --------------------------------------------------------------------------- max_staleness, min_match_rate on Hive
 
 
+CHECKS_SCHEMA = "tj_checks_hive"
+
+
 def test_training_set_checks_on_hive_match_the_oracle(spark, hive):
     """The Hive flavours of the generic tests max_staleness and min_match_rate over the Spark suite's tables
     (tests/helpers/check_cases.py; tests/dbt_projects/test_training_set_checks.py), all calls in one Hive
     query, against the same oracle: every kind's staleness, every grouping of min_match_rate, the empty table."""
     data = {cc.TABLE: cc.generate(seed=54), cc.EMPTY_TABLE: []}
     for table, rows in data.items():
-        hive.create_table(table, cc.column_types(), cc.typed_rows(rows))
+        hive.create_table(table, cc.column_types(), cc.typed_rows(rows), db=CHECKS_SCHEMA)
     calls = cc.calls()
     by_id = {c.id: c for c in calls}
-    renderer = Renderer(PACKAGE_ONLY, columns={table: cc.column_types() for table in data})
-    statements = renderer.render([c.render_call("hive__") for c in calls])
+    renderer = Renderer(PACKAGE_ONLY, columns={f"{CHECKS_SCHEMA}.{table}": cc.column_types() for table in data})
+    # schema-qualified: another test of the module may have left the Hive session in another database
+    rendered = [c.render_call("hive__") for c in calls]
+    for call in rendered:
+        call["kwargs"]["model"] = {"relation": f"{CHECKS_SCHEMA}.{call['kwargs']['model']['relation']}"}
+    statements = renderer.render(rendered)
     parse_first(spark, statements)
     _, rows = hive.fetch(cc.batch_sql(statements, by_id))
     texts = {call_id: [] for call_id in statements}
