@@ -50,8 +50,9 @@
 {#- Whether the model being compiled has a pre_hook that names the setting (it runs before the model's query). -#}
 {% macro _asof_native_hooked() %}
   {%- if model is not defined or model is none -%}{{ return(false) }}{%- endif -%}
-  {%- set config = model.get('config', {}) if model is mapping else (model.config or {}) -%}
-  {%- set hooks = (config.get('pre-hook') or config.get('pre_hook') or []) if config is mapping else [] -%}
+  {%- set node_config = model.get('config', {}) if model is mapping else (model.config or {}) -%}
+  {%- set hooks = (node_config.get('pre-hook') or node_config.get('pre_hook') or [])
+        if node_config is mapping else [] -%}
   {%- for hook in ([hooks] if hooks is string else hooks) -%}
     {%- set text = (hook.get('sql', '') if hook is mapping else (hook.sql if hook.sql is defined else hook)) -%}
     {%- if 'spark.sql.join.asofjoin.enabled' in (text | string | lower) -%}{{ return(true) }}{%- endif -%}
