@@ -219,6 +219,13 @@ UNION_VARIANTS = (
         {"temporal_joins_union_columns_max": 0},
         "asof_join union, var temporal_joins_union_columns_max 0: the right row as one struct, not by column",
     ),
+    # the other way (issue 50): a running last per right column up to four, the time counted
+    UnionVariant(
+        "ours union (by column up to 4)",
+        "columns4",
+        {"temporal_joins_union_columns_max": 4},
+        "asof_join union, var temporal_joins_union_columns_max 4: a running last per column up to four columns",
+    ),
 )
 
 
