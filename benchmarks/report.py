@@ -223,9 +223,7 @@ def table(records, scenario, n, run) -> list[str]:
         elif r.get("status") == "skipped":
             out.append(f"| {r['contender']} | skipped: {r['why']} |" + " |" * 10)
         else:
-            out.append(
-                f"| {r['contender']} | {r.get('status')}: {r.get('error', '')[:120].replace('|', '/')} |" + " |" * 10
-            )
+            out.append(f"| {r['contender']} | {_failure(r)[:140]} |" + " |" * 10)
     load = rows[0].get("load_before", "?") if rows else "?"
     load_after = rows[0].get("load_after", "?") if rows else "?"
     commits = sorted({r["commit"] for r in rows if r.get("commit")})
@@ -250,6 +248,15 @@ def _twin_of(scenario: str) -> str | None:
         return None
 
 
+def _failure(r) -> str:
+    """Why a record has no time: its error, or for a timeout how long its run went before it was cancelled."""
+    error = r.get("error", "")
+    if not error and r.get("status") == "timeout":
+        stopped = [run["elapsed_s"] for run in r.get("runs", []) if run.get("status") == "timeout"]
+        error = f"cancelled after {stopped[0]:.0f} s (--timeout)" if stopped else "past --timeout"
+    return f"{r.get('status')}: {error.replace('|', '/')}"
+
+
 def _cell(r, ours) -> tuple[str, str]:
     """(seconds, x ours default) of a record in a side-by-side table."""
     if r is None:
@@ -257,7 +264,7 @@ def _cell(r, ours) -> tuple[str, str]:
     if r.get("status") == "skipped":
         return f"skipped: {r['why']}", "–"
     if r.get("status") != "ok":
-        return f"{r.get('status')}: {r.get('error', '')[:60].replace('|', '/')}", "–"
+        return _failure(r)[:80], "–"
     secs = _secs(r["elapsed_s"]) + ("" if r["correct"] else " (**rows not DuckDB's**)")
     return secs, (f"{r['elapsed_s'] / ours['elapsed_s']:.2f}" if ours else "–")
 
