@@ -198,3 +198,74 @@ def write(path: Path, entries: list[tuple[str, dict]], header: str = "") -> Path
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(parts))
     return path
+
+
+SECTION = re.compile(r"^### (?P<scenario>.+?), N = (?P<n>[\d,]+): (?P<contender>.+): (?P<secs>[\d.]+) s$")
+SIZE = re.compile(r"([\d.]+) (B|KiB|MiB|GiB|TiB)")
+UNITS = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
+BIG = 2**20  # a stage that reads or writes less shuffle than this is a statistics query or the last collect
+
+
+def _bytes(text: str) -> float:
+    m = SIZE.search(text or "")
+    return float(m.group(1)) * UNITS[m.group(2)] if m else 0.0
+
+
+def stage_summary(text: str) -> list[dict]:
+    """Per PROFILE.md section: the map stages (they write the shuffle, read none), the window stages (they read
+    it), each as wall and CPU seconds, the sorts' time and the bytes into the shuffle (the exchanges' data size,
+    which the sort holds): where each contender's time goes, in a row."""
+    out, cur, table = [], None, None
+    for line in text.splitlines():
+        m = SECTION.match(line)
+        if m:
+            cur = {"scenario": m["scenario"], "contender": m["contender"], "elapsed_s": float(m["secs"]),
+                   "map_wall": 0.0, "map_cpu": 0.0, "window_wall": 0.0, "window_cpu": 0.0,
+                   "sort_s": 0.0, "into_shuffle": 0.0}  # fmt: skip
+            out.append(cur)
+            continue
+        if cur is None or not line.startswith("| "):
+            continue
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells[0] in ("stage", "query.node"):
+            table = cells[0]
+            continue
+        if table == "stage" and len(cells) >= 9 and cells[0].isdigit():
+            wall, cpu, read, write = float(cells[2]), float(cells[4]), _bytes(cells[7]), _bytes(cells[8])
+            if read >= BIG:
+                cur["window_wall"] += wall
+                cur["window_cpu"] += cpu
+            elif write >= BIG:
+                cur["map_wall"] += wall
+                cur["map_cpu"] += cpu
+        elif table == "query.node" and len(cells) >= 5:
+            if cells[1] == "Sort" and (s := re.search(r"sort time ([\d.]+) s", cells[2])):
+                cur["sort_s"] += float(s.group(1))
+            if cells[1].startswith("Exchange"):
+                data = cells[4].split(" / ")[0]
+                cur["into_shuffle"] += _bytes(data) if _bytes(data) >= BIG else 0.0
+    return out
+
+
+def summary_table(paths: list[Path]) -> str:
+    """stage_summary of PROFILE.md files as one markdown table."""
+    rows = [
+        "| scenario | contender | s | map stages: wall / cpu s | window stages: wall / cpu s | sort s "
+        "| into the shuffle |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for path in paths:
+        for r in stage_summary(Path(path).read_text()):
+            rows.append(
+                f"| {r['scenario']} | {r['contender']} | {r['elapsed_s']:.2f} "
+                f"| {r['map_wall']:.2f} / {r['map_cpu']:.2f} "
+                f"| {r['window_wall']:.2f} / {r['window_cpu']:.2f} | {r['sort_s']:.2f} "
+                f"| {_size(r['into_shuffle']) or '-'} |"
+            )
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":  # python -m benchmarks.profile PROFILE.md ...: where each contender's time goes
+    import sys
+
+    print(summary_table([Path(p) for p in sys.argv[1:]]))

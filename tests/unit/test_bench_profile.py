@@ -50,3 +50,24 @@ def test_the_median_timed_run_is_kept_and_no_profile_stays_in_the_runs(tmp_path)
     # the stage row (wall, shuffle written, peak memory) and the Sort with its time and spill
     assert "| 7 | 4 | 3.50 |" in text and "1.0 MiB" in text and "1.0 GiB" in text
     assert "| 3.5 | Sort | sort time 1.50 s |" in text
+
+
+def test_the_stage_summary_splits_map_and_window_stages_and_sums_sorts_and_shuffled_bytes(tmp_path):
+    map_stage = {**_run(4.0)["profile"]["stages"][0], "id": 1, "wall_s": 2.0, "cpu_s": 3.0}
+    window = {**map_stage, "id": 2, "wall_s": 5.0, "cpu_s": 6.0, "shuffle_read_bytes": 2**30, "shuffle_write_bytes": 0}
+    stats = {**map_stage, "id": 3, "wall_s": 0.5, "shuffle_write_bytes": 100}  # a statistics query's stage
+    exchange = {
+        "query": 3,
+        "node": 6,
+        "name": "Exchange",
+        "codegen": None,
+        "metrics": {"shuffle write time": 0.2, "data size": 3 * 2**20},
+    }
+    run = _run(8.0)
+    run["profile"] = {"stages": [map_stage, window, stats], "operators": [run["profile"]["operators"][0], exchange]}
+    path = profile.write(tmp_path / "PROFILE.md", [("hot60_ts, N = 1,000,000: tempo", run)])
+    [row] = profile.stage_summary(path.read_text())
+    assert (row["scenario"], row["contender"], row["elapsed_s"]) == ("hot60_ts", "tempo", 8.0)
+    assert (row["map_wall"], row["map_cpu"], row["window_wall"], row["window_cpu"]) == (2.0, 3.0, 5.0, 6.0)
+    assert row["sort_s"] == 1.5 and row["into_shuffle"] == 3 * 2**20
+    assert "| hot60_ts | tempo | 8.00 | 2.00 / 3.00 | 5.00 / 6.00 | 1.50 | 3.0 MiB |" in profile.summary_table([path])

@@ -105,3 +105,11 @@ def test_a_timestamp_scenario_stands_beside_its_bigint_twin_of_the_same_run():
     assert rows["tempo"] == ["12.00", "1.20", "8.80", "0.80", "0.73"]
     assert rows["duckdb"] == ["–", "–", "1.00", "0.09", "–"]
     assert report.side_by_side([r for r in records if r["scenario"] == "left20"]) == []
+
+
+def test_a_timed_out_contender_says_after_how_long_it_was_cancelled():
+    ours = _record("ours auto (default)", 5.0, "r1")
+    late = {**_record("ours native", 0, "r1"), "status": "timeout", "error": ""}
+    late["runs"] = [{"status": "timeout", "elapsed_s": 60.01, "warmup": True}]
+    lines = report.table([ours, late], "asc", 1000, "r1")
+    assert "| ours native | timeout: cancelled after 60 s (--timeout) |" in "\n".join(lines)
