@@ -566,6 +566,27 @@ def unmatched_right_cases() -> list[Case]:
     ]
 
 
+LEFT_ONLY = ("semi", "anti")  # the join types that return the left columns only
+
+
+def padding(case: Case) -> str:
+    """semi and anti return the left columns only: a select list's tail of nulls for the right ones, so that their
+    rows cross a UNION ALL with the other cases' (`select *{padding(case)} from (...)`)."""
+    return "".join(f", null as {c}" for c in RIGHT_OUT) if case.join_type in LEFT_ONLY else ""
+
+
+def mismatches(case: Case, actual: pd.DataFrame, expected: pd.DataFrame, right: pd.DataFrame) -> list[str]:
+    """A case's rows (padded: LEFT_COLS + RIGHT_OUT) against its oracle's: semi and anti on the left columns,
+    without order_by the times (and each matched payload one real right row), else every column."""
+    assert list(actual.columns) == LEFT_COLS + RIGHT_OUT, case.name
+    left_only = case.join_type in LEFT_ONLY
+    columns = LEFT_COLS + ([] if left_only else RIGHT_OUT if case.order_by else ["r_t"])
+    diff = compare(actual, expected, columns, case.kind)
+    if not case.order_by and not left_only:
+        diff += whole_row_mismatches(actual, right, case.kind)
+    return diff
+
+
 def _norm(value, kind_is_time_col: bool = False):
     if value is None:
         return None
