@@ -5,7 +5,8 @@ Per time kind (bigint near +-2**61, double, timestamp, date, and `mixed`: an int
 bigint, decimal, double and int right times) a spine and four feature tables; each case joins 2-5
 entries with random directions, exactness, tolerances (all of them in every third case, so the
 right sides are pruned), tables (two key sets, a key mapping) and order_by, now and then an entry
-without keys, a left or inner join. Every case is rendered by each strategy (union, auto, auto
+without keys, a left or inner join; and per kind a case with null_safe_keys on some entries (null keys on
+both sides: a null key matching a null key must happen). Every case is rendered by each strategy (union, auto, auto
 taking broadcast for every key set, broadcast, exploding) and flavour (Spark, Hive), and the
 cases of one kind run as one Spark query (each output row as JSON beside its case id), with
 ANSI mode on and off. The Hive flavour must also parse with Hive 2.3's parser.
@@ -24,6 +25,8 @@ from helpers.asof_many_cases import (
     cases,
     differences,
     generate,
+    null_key_matches,
+    null_safe_case,
     oracle,
     rows_from_frame,
     rows_from_json,
@@ -35,7 +38,7 @@ from tools.hiveql import parse_hive
 
 SCHEMA = "tj_many"
 GROUPS = 50
-CASES = {kind: cases(kind, 3, seed=515 + i) for i, kind in enumerate(KINDS)}
+CASES = {kind: [*cases(kind, 3, seed=515 + i), null_safe_case(kind, 3)] for i, kind in enumerate(KINDS)}
 ONE_WINDOW = {"temporal_joins_time_ranges": 1}  # keyless entries in one window (ranges: spark|union only)
 # variant -> (macro, strategy, dbt vars, ANSI runs): auto_broadcast lets auto's rule pick broadcast
 # for every key set; every variant runs with ANSI on or off (alternating by kind), union with both
@@ -205,7 +208,7 @@ def test_matches_the_chain_of_asof_join_and_the_oracle(collected, expected, kind
     the others with one of the two. The flavours are apart so that the Spark matrix can leave the
     Hive flavour out (tools/matrix.py)."""
     expected_rows = expected(kind)
-    failures, checked, rows, with_match = [], 0, 0, 0
+    failures, checked, rows, with_match, null_safe_runs = [], 0, 0, 0, 0
     variants = [v for v in VARIANTS if v.startswith(f"{flavour}|")]
     if flavour == "spark":
         variants.insert(0, "chain")
@@ -225,15 +228,19 @@ def test_matches_the_chain_of_asof_join_and_the_oracle(collected, expected, kind
             rows += sum(actual.values())
             rids = [5 + 5 * i + 4 for i in range(len(case.entries))]
             with_match += sum(n for row, n in actual.items() if any(row[r] is not None for r in rids))
+            if "null-safe" in case.tags:  # a null key really matched a null key, in every run
+                assert null_key_matches(case, actual) > 0, (variant, case.name, ansi)
+                null_safe_runs += 1
     assert not failures, "\n".join(failures[:4])
     # what ran: every case of every run came back, mostly rows with matches
     assert checked == sum(1 for v, _ in runs for c in CASES[kind] if v == "chain" or _applies(v, c))
     assert with_match > rows // 2, (with_match, rows)
+    assert null_safe_runs == len(runs), null_safe_runs
 
 
 def test_cases_cover_what_the_issue_lists(frames):
     """Directions, an all-tolerance case (pruned), a second key set, the key mapping, keyless entries,
-    inner joins, duplicate left rows, nulls in keys, times and values."""
+    null-safe keys, inner joins, duplicate left rows, nulls in keys, times and values."""
     tags = set().union(*(c.tags for kind_cases in CASES.values() for c in kind_cases))
     assert {
         "backward",
@@ -245,6 +252,7 @@ def test_cases_cover_what_the_issue_lists(frames):
         "keyless",
         "skip_nulls",
         "skip_nulls list",
+        "null-safe",
     } <= tags, tags
     assert any(c.join_type == "inner" for kind_cases in CASES.values() for c in kind_cases)
     assert all(2 <= len(c.entries) <= 5 for kind_cases in CASES.values() for c in kind_cases)

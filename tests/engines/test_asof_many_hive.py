@@ -1,7 +1,8 @@
 """hive__asof_join_many on a real Hive 2.3 (tools/hive: MapReduce in local mode): the union and the
 broadcast passes, rendered by the Hive flavour, return DuckDB's chained ASOF joins' rows
-(pandas for nearest). One training set of four entries covers the three directions, strict and
-inclusive entries, a tolerance, a key mapping, a second key set and order_by ties; a second, inner
+(pandas for nearest). One training set of five entries covers the three directions, strict and
+inclusive entries, a tolerance, a key mapping, a second key set, order_by ties and a null-safe entry (a null
+key matches a null key: `<=>` on Hive); a second, inner
 join has only tolerances (so its right sides are pruned). bigint times (near +-2**61)."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from helpers.asof_many_cases import (
     ManyCase,
     differences,
     generate,
+    null_key_matches,
     oracle,
     rows_from_frame,
     spark_rows,
@@ -28,6 +30,7 @@ TRAINING_SET = ManyCase(
         Entry("r1", "forward", exact=False, tolerance=False),  # by {'k': 'cust'}
         Entry("r2", "nearest", exact=True, tolerance=False),  # the second key set, g
         Entry("r3", "backward", exact=False, tolerance=False, order_by=("rid",)),
+        Entry("r3", "nearest", exact=True, tolerance=False, null_safe=True),  # shares the pass of k
     ],
     "left",
     number=0,
@@ -75,7 +78,7 @@ def rendered(dbt, frames):
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_hive_runs_the_hive_flavour_and_returns_the_oracles_rows(hive, frames, rendered, variant):
-    checked, matched = 0, 0
+    checked, matched, null_keys = 0, 0, 0
     for case in VARIANTS[variant]:
         sql = rendered[f"{variant}|{case.number}"]
         got = hive.query(sql)
@@ -85,8 +88,9 @@ def test_hive_runs_the_hive_flavour_and_returns_the_oracles_rows(hive, frames, r
         assert not diff, f"{variant} case {case.number}:\n" + "\n".join(diff)
         checked += sum(actual.values())
         matched += sum(n for row, n in actual.items() if row[len(row) - 1] is not None)
-    # what ran: rows of both cases, some with a match in the last entry
-    assert checked >= len(frames["left"]) // 2 and matched > 0, (checked, matched)
+        null_keys += null_key_matches(case, actual)
+    # what ran: rows of both cases, some with a match in the last entry, some null key matching a null key
+    assert checked >= len(frames["left"]) // 2 and matched > 0 and null_keys > 0, (checked, matched, null_keys)
 
 
 def _frame(rows, case):

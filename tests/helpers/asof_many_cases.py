@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from helpers.asof_cases import (
+    NULL_KEY_STAND_IN,
     _base,
     _times,
     matchable_time,
@@ -76,6 +77,7 @@ class Entry:
     order_by: tuple = ("ob", "rid")
     # the DuckDB chain cannot say: such a case is held to the chain of our asof_join; a tuple lists the columns
     skip_nulls: bool | tuple[str, ...] = False
+    null_safe: bool = False  # null_safe_keys=True: a null key matches a null key
 
     def kwargs(self, schema: str, kind: str, index: int) -> dict:
         key = TABLES[self.table]
@@ -95,6 +97,7 @@ class Entry:
                 if self.skip_nulls
                 else {}
             ),
+            **({"null_safe_keys": True} if self.null_safe else {}),
         }
 
 
@@ -164,6 +167,34 @@ def cases(kind: str, n: int, seed: int) -> list[ManyCase]:
         if any(isinstance(e.skip_nulls, tuple) for e in entries):
             case.tags.add("skip_nulls list")
         out.append(case)
+    return out
+
+
+def null_safe_case(kind: str, number: int) -> ManyCase:
+    """Two entries (small: the case runs under every variant): a null-safe one, turning through the kinds over the
+    spine's key `k`, the second key set `g` and the key mapping, beside a plain entry on `k` (so one kind's
+    entries share a union pass with one null-safe and one plain right side); no tolerance on the null-safe one (so a
+    null key finds a null key's row in time), the directions turning too. The date kind joins inner, both entries
+    null-safe (a plain entry on `k` would drop every row with a null `k`)."""
+    i = KINDS.index(kind)
+    d = ("backward", "forward", "nearest")
+    entries = [
+        Entry(("r0", "r2", "r1", "r0", "r1")[i], d[i % 3], exact=i % 2 == 0, tolerance=False, null_safe=True),
+        Entry("r3", d[(i + 1) % 3], exact=True, tolerance=i % 2 == 1 and kind != "date", null_safe=kind == "date"),
+    ]
+    case = ManyCase(kind, entries, "inner" if kind == "date" else "left", number)
+    case.tags = {e.direction for e in entries} | {"null-safe"}
+    return case
+
+
+def null_key_matches(case: ManyCase, rows: Counter) -> int:
+    """Output rows where a null-safe entry matched a left row whose key is null (a null key matched a null key)."""
+    out = 0
+    for i, e in enumerate(case.entries):
+        if e.null_safe and e.keyed:
+            key = case.columns.index(LEFT_KEY[TABLES[e.table]])
+            rid = case.columns.index(f"e{i}_rid")
+            out += sum(n for row, n in rows.items() if row[key] is None and row[rid] is not None)
     return out
 
 
@@ -268,10 +299,10 @@ def spark_schema(kind: str, table: str) -> str:
 
 
 # ---------------------------------------------------------------- the oracle
-def _winners(right: pd.DataFrame, key: str | None, order_by: tuple) -> pd.DataFrame:
-    """Right rows that can win: a key and time, and per (key, time) the greatest order_by
-    (null lowest), so the oracle never faces a tie."""
-    valid = right.dropna(subset=([key] if key else []) + ["t"]).copy()
+def _winners(right: pd.DataFrame, key: str | None, order_by: tuple, null_safe: bool = False) -> pd.DataFrame:
+    """Right rows that can win: a key (or, null_safe, a null one) and time, and per (key, time) the greatest
+    order_by (null lowest), so the oracle never faces a tie."""
+    valid = right.dropna(subset=([key] if key and not null_safe else []) + ["t"]).copy()
     sort = list(order_by)
     for c in sort:
         valid[f"_{c}"] = valid[c].astype("Float64").fillna(-1e18)
@@ -310,7 +341,7 @@ def oracle(case: ManyCase, frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
 def _step(kind: str, cur: pd.DataFrame, right: pd.DataFrame, e: Entry, i: int) -> pd.DataFrame:
     rkey = TABLES[e.table] if e.keyed else None
     lkey = LEFT_KEY[rkey] if rkey else None
-    r = _winners(right, rkey, e.order_by)
+    r = _winners(right, rkey, e.order_by, null_safe=e.null_safe)
     out_names = {c: f"e{i}_{c}" for c in RIGHT_COLUMNS}
     if e.direction == "nearest":
         keys = r[TABLES[e.table]]
@@ -327,7 +358,8 @@ def _step(kind: str, cur: pd.DataFrame, right: pd.DataFrame, e: Entry, i: int) -
     op = {("backward", True): ">=", ("backward", False): ">", ("forward", True): "<=", ("forward", False): "<"}[
         (e.direction, e.exact)
     ]
-    on = ([f"cur.{lkey} = r.rkey"] if rkey else []) + [f"cur.t {op} r.t"]
+    equals = "is not distinct from" if e.null_safe else "="
+    on = ([f"cur.{lkey} {equals} r.rkey"] if rkey else []) + [f"cur.t {op} r.t"]
     if e.tolerance:
         tol = TOLERANCE[kind][1]
         if kind == "timestamp":
@@ -346,13 +378,14 @@ def _step_pandas(kind, cur, r, e, lkey, rkey, out_names, right_keys=None) -> pd.
     conv_l, conv_r = _on(kind, "left"), _on(kind, e.table)
     r = r.rename(columns=out_names)
     r["_on"] = conv_r(r[out_names["t"]])
-    has = cur["t"].notna() & (cur[lkey].notna() if lkey else True)
+    has = cur["t"].notna() & (cur[lkey].notna() if lkey and not e.null_safe else True)
     on_left, rest = cur[has].copy(), cur[~has].copy()
     on_left["_on"] = conv_l(on_left["t"])
     kwargs = {}
     if rkey:
-        on_left["_lk"] = on_left[lkey].astype("int64")
-        r["_rk"] = right_keys.astype("int64")
+        # null-safe: a null key stands in as a value outside the generated keys, on both sides
+        on_left["_lk"] = on_left[lkey].fillna(NULL_KEY_STAND_IN).astype("int64")
+        r["_rk"] = right_keys.fillna(NULL_KEY_STAND_IN).astype("int64")
         kwargs = {"left_by": "_lk", "right_by": "_rk"}
     tolerance = TOLERANCE[kind][2] if e.tolerance else None
     merged = pd.merge_asof(

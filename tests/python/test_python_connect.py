@@ -1,5 +1,6 @@
 """The Python engines on a real Spark Connect session (the server of the suite's JVM, see
-conftest.py): the oracle cases for every engine under every session zone of engine_zones.py,
+conftest.py): the oracle cases for every engine under every session zone of engine_zones.py (with the
+Python API's options: semi, anti, null_safe_keys),
 the native engine's plan pin and its refusal when the session may not set its configs (on a Spark
 before 4.3: its refusal at the call), the arrow engine without keys on both of its routes, and the
 size estimates read from explain(mode='cost'). Connect tests only in this module: the `connect`
@@ -10,7 +11,18 @@ from __future__ import annotations
 from functools import reduce
 
 import pytest
-from helpers.engine_zones import ENGINES, KINDS, ZONES, inputs, map_route_join, refused, run_zone, runs
+from helpers.engine_zones import (
+    ENGINES,
+    KINDS,
+    OPTION_ENGINES,
+    ZONES,
+    inputs,
+    map_route_join,
+    option_case,
+    refused,
+    run_zone,
+    runs,
+)
 
 from temporal_joins.asof import NATIVE_FLAG, MetricsUnavailable, asof_join, native, native_metrics, native_plan
 from temporal_joins.asof._exprs import default_parallelism, is_connect, plan_text, size_bytes
@@ -24,12 +36,24 @@ def connect_data(connect):
 
 @pytest.mark.parametrize("zone_index", range(len(ZONES)), ids=[str(z) for z in ZONES])
 def test_every_engine_matches_the_oracle_on_connect(connect, connect_data, zone_index):
+    """The zone's configs and, in the same job, the Python API's options (engine_zones.OPTIONS: semi, anti and
+    null_safe_keys on every engine that takes them, the union engine too; arrow's refusal of null_safe_keys)."""
     assert is_connect(connect) and all(is_connect(df) for _, _, df, _ in connect_data.values())
-    failures, compared, matched, effective = run_zone(connect, connect_data, zone_index)
-    assert not failures, "\n".join(failures[:5])
+    run = run_zone(connect, connect_data, zone_index, options=True)
+    assert not run.failures, "\n".join(run.failures[:5])
     engines_run = sum(runs(connect, e) for e in ENGINES)
-    assert compared == engines_run * len(KINDS) and matched > compared * 10, (compared, matched)  # not only nulls
-    assert effective == (ZONES[zone_index] or effective), effective
+    options = [
+        (engine, option_case(kind, zone_index, ei))
+        for kind in KINDS
+        for ei, engine in enumerate(OPTION_ENGINES)
+        if runs(connect, engine)
+    ]
+    refusals = sum(engine == "arrow" and case.null_safe for engine, case in options)
+    assert (run.compared, run.refusals) == (engines_run * len(KINDS) + len(options) - refusals, refusals), run
+    # not only nulls; a null key matched a null key (or was kept by a null-safe semi join)
+    assert run.matched > run.joins * 10 and run.null_key_matches > 0, run
+    assert {case.join_type for _, case in options} >= {"semi", "anti"} and any(c.null_safe for _, c in options)
+    assert run.effective == (ZONES[zone_index] or run.effective), run.effective
 
 
 def test_native_on_connect_checks_and_pins_its_plan(connect):

@@ -766,13 +766,13 @@ def test_every_engine_matches_the_oracle_under_session_zones(spark, zone_data, z
     partitions = spark.conf.get("spark.sql.shuffle.partitions")
     spark.conf.set("spark.sql.shuffle.partitions", "2")
     try:
-        failures, compared, matched, effective = engine_zones.run_zone(spark, zone_data, zone_index)
+        run = engine_zones.run_zone(spark, zone_data, zone_index)
     finally:
         spark.conf.set("spark.sql.shuffle.partitions", partitions)
-    assert not failures, "\n".join(failures[:5])
+    assert not run.failures, "\n".join(run.failures[:5])
     engines_run = sum(engine_zones.runs(spark, e) for e in engine_zones.ENGINES)
-    assert compared == engines_run * len(engine_zones.KINDS) and matched > compared * 10
-    assert effective == (engine_zones.ZONES[zone_index] or effective), effective
+    assert run.compared == run.joins == engines_run * len(engine_zones.KINDS) and run.matched > run.compared * 10
+    assert run.effective == (engine_zones.ZONES[zone_index] or run.effective), run.effective
 
 
 def test_native_refuses_a_session_that_may_not_set_its_configs_and_auto_still_joins(spark, monkeypatch):
