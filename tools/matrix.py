@@ -82,9 +82,6 @@ MAIN_LANE_B = (
     "tests/python/test_python_many.py",
     "tests/window/test_window_aggregate_differential.py",
     "tests/profile/test_training_set_profile.py",  # one Spark query per flavour, the Python twin's one
-    # the training-set differential (about 2 of the main lane's 24 minutes in the run of 5059077, which ended 3.4
-    # minutes after main-b's)
-    "tests/asof/test_asof_join_many_differential.py",
     # then, while the main lane runs its tail alone: the seeded projects' builds and checks, the NaN and
     # benchmark smoke tests (main-b ended 13 minutes before main in the run of 9c9f42d, one core idle)
     "tests/dbt_projects/test_integration.py",
