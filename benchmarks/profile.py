@@ -242,8 +242,8 @@ def stage_summary(text: str) -> list[dict]:
             if cells[1] == "Sort" and (s := re.search(r"sort time ([\d.]+) s", cells[2])):
                 cur["sort_s"] += float(s.group(1))
             if cells[1].startswith("Exchange"):
-                data = cells[4].split(" / ")[0]
-                cur["into_shuffle"] += _bytes(data) if _bytes(data) >= BIG else 0.0
+                data = _bytes(cells[4].split(" / ")[0])
+                cur["into_shuffle"] += data if data >= BIG else 0.0
     return out
 
 

@@ -587,6 +587,17 @@ def mismatches(case: Case, actual: pd.DataFrame, expected: pd.DataFrame, right: 
     return diff
 
 
+def oracle_routed(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
+    """The Python engines' oracle: semi and anti from the left join's; dates with a tolerance through pandas (DuckDB
+    cannot compare a date difference with an INTERVAL), but not with skip_nulls or null-safe keys, which
+    oracle_pandas lacks; everything else DuckDB's (`oracle`)."""
+    if case.join_type in LEFT_ONLY:
+        return oracle_join_type(case, left, right, base_oracle=oracle_routed)
+    if case.kind == "date" and case.tolerance and not case.skip_nulls and not case.null_safe:
+        return oracle_pandas(case, left, right)
+    return oracle(case, left, right)
+
+
 def _norm(value, kind_is_time_col: bool = False):
     if value is None:
         return None

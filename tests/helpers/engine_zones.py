@@ -24,13 +24,12 @@ import pytest
 from helpers.asof_cases import (
     KINDS,
     LEFT_COLS,
+    LEFT_ONLY,
     RIGHT_OUT,
     Case,
     compare,
     frames,
-    oracle,
-    oracle_join_type,
-    oracle_pandas,
+    oracle_routed,
 )
 from temporal_joins import _spark_version
 from temporal_joins.asof import NativeAsOfUnavailable, asof_join, build_spec
@@ -51,7 +50,6 @@ GROUPS = 30
 # key finds a null key's right row in time.
 OPTIONS = (("semi", False), ("anti", False), ("left", True), ("semi", True))
 OPTION_ENGINES = (*ENGINES, "union")  # auto takes broadcast on these small inputs: union runs only when named
-FILTERS = ("semi", "anti")
 ZONE_CONF = "spark.sql.session.timeZone"
 ASOF_DEFAULTS = {
     name: p.default for name, p in inspect.signature(asof_join).parameters.items() if p.default is not p.empty
@@ -118,17 +116,7 @@ def option_case(kind: str, zone_index: int, engine_index: int) -> Case:
     return Case(kind, direction, (zone_index + ki) % 2 == 0, tolerance, join_type, null_safe=null_safe)
 
 
-def _oracle(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
-    if case.join_type in FILTERS:
-        return oracle_join_type(case, left, right, base_oracle=_oracle)
-    # DuckDB cannot compare a date difference with an INTERVAL: dates with a tolerance go to pandas (not null-safe
-    # ones: oracle_pandas compares keys that are not null)
-    if case.kind == "date" and case.tolerance and not case.null_safe:
-        return oracle_pandas(case, left, right)
-    return oracle(case, left, right)
-
-
-def _padded(df):
+def padded(df):
     """semi and anti return the left columns only: nulls for the right ones, to cross the union."""
     return df.selectExpr(*LEFT_COLS, *[f"null as {c}" for c in RIGHT_OUT]) if df.columns == LEFT_COLS else df
 
@@ -180,7 +168,7 @@ def run_zone(session, data: dict, zone_index: int, engines=ENGINES, options: boo
                         asof_join(L, R, engine=engine, **kw)
                     refusals += 1
                     continue
-                joined = _padded(asof_join(L, R, engine=engine, **kw))
+                joined = padded(asof_join(L, R, engine=engine, **kw))
                 parts.append(joined.selectExpr("*", f"{len(cases)} as __case"))
                 cases.append((engine, case))
             rows += reduce(lambda a, b: a.unionByName(b), parts).collect()
@@ -194,8 +182,8 @@ def run_zone(session, data: dict, zone_index: int, engines=ENGINES, options: boo
     for i, (engine, case) in enumerate(cases):
         left, right, _, _ = data[case.kind]
         actual = everything[everything["__case"] == i].drop(columns="__case").reset_index(drop=True)
-        expected = _plain(_oracle(case, left, right))
-        filtered = case.join_type in FILTERS
+        expected = _plain(oracle_routed(case, left, right))
+        filtered = case.join_type in LEFT_ONLY
         diff = compare(actual, expected, LEFT_COLS + ([] if filtered else RIGHT_OUT), case.kind)
         if diff:
             failures.append(f"{engine} zone={zone} ({effective}) {case.name}:\n  " + "\n  ".join(diff[:5]))

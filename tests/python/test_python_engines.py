@@ -28,14 +28,14 @@ from helpers import asof_cases, engine_zones
 from helpers.asof_cases import (
     KINDS,
     LEFT_COLS,
+    LEFT_ONLY,
     RIGHT_OUT,
     Case,
     compare,
     covering_cases,
     join_type_cases,
     oracle,
-    oracle_join_type,
-    oracle_pandas,
+    oracle_routed,
     whole_row_mismatches,
 )
 from py4j.protocol import Py4JJavaError
@@ -59,7 +59,6 @@ from temporal_joins.window import window_aggregate
 
 GROUPS = 160
 ENGINES = ("native", "arrow", "broadcast", "union")
-FILTERS = ("semi", "anti")
 # left and inner joins: what the hot-key and keyless range paths run (semi and anti filter the left join after them)
 COVERING = covering_cases()
 # semi and anti (filters of the left join on every engine): one case per kind beside the covering ones, semi and
@@ -67,7 +66,7 @@ COVERING = covering_cases()
 CASES = COVERING + [
     c
     for c in join_type_cases()
-    if c.join_type in FILTERS and not c.skip_nulls and (c.join_type == "semi") == (KINDS.index(c.kind) % 2 == 0)
+    if c.join_type in LEFT_ONLY and not c.skip_nulls and (c.join_type == "semi") == (KINDS.index(c.kind) % 2 == 0)
 ]
 # null_safe_keys=True (a null key matches a null key): one config per kind, every direction across the kinds, on the
 # engines that take it (arrow refuses it at the call)
@@ -82,15 +81,6 @@ NULL_SAFE = [
     )
     for i, kind in enumerate(KINDS)
 ]
-
-
-def _oracle(case: Case, left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
-    if case.join_type in FILTERS:
-        return oracle_join_type(case, left, right, base_oracle=_oracle)
-    # DuckDB cannot compare a date difference (days) with an INTERVAL: dates go to pandas
-    if case.kind == "date" and case.tolerance and not case.skip_nulls:
-        return oracle_pandas(case, left, right)
-    return oracle(case, left, right)
 
 
 def _collect(df: DataFrame) -> pd.DataFrame:
@@ -113,10 +103,10 @@ def _mismatches(label: str, case: Case, actual: pd.DataFrame, left, right, oracl
     without order_by a tie may go to any one tied row."""
     expected = None if oracles is None else oracles.get(case.name)
     if expected is None:
-        expected = _plain(_oracle(case, left, right))
+        expected = _plain(oracle_routed(case, left, right))
         if oracles is not None:
             oracles[case.name] = expected
-    filtered = case.join_type in FILTERS
+    filtered = case.join_type in LEFT_ONLY
     columns = LEFT_COLS + ([] if filtered else RIGHT_OUT if case.order_by else ["r_t"])
     diff = compare(actual, expected, columns, case.kind)
     if not case.order_by and not filtered:
@@ -165,9 +155,9 @@ def test_engine_matches_oracle(spark, frames, oracles, kind, engine):
     spark.conf.set("spark.sql.shuffle.partitions", "2")  # tiny inputs: fewer tasks per stage
     try:
         parts = [
-            _padded(
+            engine_zones.padded(
                 engine_zones.map_route_join(L, R, **_kwargs(c))
-                if engine == "arrow" and i % 2 and c.join_type not in FILTERS
+                if engine == "arrow" and i % 2 and c.join_type not in LEFT_ONLY
                 else asof_join(L, R, engine=engine, **_kwargs(c))
             ).withColumn("__case", F.lit(i))
             for i, c in enumerate(cases)
@@ -183,13 +173,8 @@ def test_engine_matches_oracle(spark, frames, oracles, kind, engine):
         failures += _mismatches(f"{engine} {case.name}", case, actual, left, right, oracles)
         matched += int(actual["r_rid"].notna().sum())
     assert not failures, "\n".join(failures[:5])
-    joins = sum(c.join_type not in FILTERS for c in cases)
+    joins = sum(c.join_type not in LEFT_ONLY for c in cases)
     assert matched > joins * GROUPS // 2  # the comparisons are about real matches, not only nulls
-
-
-def _padded(df: DataFrame) -> DataFrame:
-    """semi and anti return the left columns only: nulls for the right ones, to cross the union."""
-    return df.select(*LEFT_COLS, *[F.lit(None).alias(c) for c in RIGHT_OUT]) if df.columns == LEFT_COLS else df
 
 
 def test_a_hot_key_is_one_that_would_hold_its_stage(spark, monkeypatch):
